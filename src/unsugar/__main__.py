@@ -1,0 +1,5 @@
+import sys
+
+from unsugar.cli import main
+
+sys.exit(main())

@@ -1,0 +1,148 @@
+"""Short constructors for AST nodes, so that a rule reads like its expansion.
+
+    b.assign("t", b.call(b.load("iter"), x))      # t = iter(x)
+    b.if_(b.load("t"), [b.expr(...)], [])        # if t: ...
+
+Names are given as strings; ``load`` and ``store`` make the ``Name`` nodes.
+Nothing here knows about the module being compiled: fresh names, runtime
+helpers and constants come from the lowering context (``cx``).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Sequence
+
+
+def load(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def store(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Store())
+
+
+def int_(value: int) -> ast.Constant:
+    return ast.Constant(value=value)
+
+
+def call(func: ast.expr | str, *args: ast.expr, **kwargs: ast.expr) -> ast.Call:
+    """``func(*args, **kwargs)``; ``func`` may be a name."""
+    if isinstance(func, str):
+        func = load(func)
+    return ast.Call(
+        func=func,
+        args=list(args),
+        keywords=[ast.keyword(arg=k, value=v) for k, v in kwargs.items()],
+    )
+
+
+def call_with(
+    func: ast.expr, args: Sequence[ast.expr], keywords: Sequence[ast.keyword] = ()
+) -> ast.Call:
+    """``func(...)`` with prepared argument lists (``Starred`` allowed)."""
+    return ast.Call(func=func, args=list(args), keywords=list(keywords))
+
+
+def starred(value: ast.expr) -> ast.Starred:
+    return ast.Starred(value=value, ctx=ast.Load())
+
+
+def assign(name: str, value: ast.expr) -> ast.Assign:
+    """``name = value``."""
+    return ast.Assign(targets=[store(name)], value=value)
+
+
+def assign_to(target: ast.expr, value: ast.expr) -> ast.Assign:
+    """``target = value`` for any target (lowered later by the assignment rules)."""
+    return ast.Assign(targets=[target], value=value)
+
+
+def expr(value: ast.expr) -> ast.Expr:
+    return ast.Expr(value=value)
+
+
+def ret(value: ast.expr | None = None) -> ast.Return:
+    return ast.Return(value=value)
+
+
+def raise_(exc: ast.expr | None = None, cause: ast.expr | None = None) -> ast.Raise:
+    return ast.Raise(exc=exc, cause=cause)
+
+
+def if_(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt] | None = None) -> ast.If:
+    return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse or [])
+
+
+def while_(test: ast.expr, body: list[ast.stmt]) -> ast.While:
+    return ast.While(test=test, body=body or [ast.Pass()], orelse=[])
+
+
+def try_except(body: list[ast.stmt], handler: list[ast.stmt]) -> ast.Try:
+    """``try: body`` / ``except: handler`` (a bare handler, the core form)."""
+    return ast.Try(
+        body=body,
+        handlers=[ast.ExceptHandler(type=None, name=None, body=handler or [ast.Pass()])],
+        orelse=[],
+        finalbody=[],
+    )
+
+
+def try_finally(body: list[ast.stmt], final: list[ast.stmt]) -> ast.Try:
+    return ast.Try(body=body, handlers=[], orelse=[], finalbody=final)
+
+
+def not_(value: ast.expr) -> ast.UnaryOp:
+    return ast.UnaryOp(op=ast.Not(), operand=value)
+
+
+def is_(left: ast.expr, right: ast.expr) -> ast.Compare:
+    return ast.Compare(left=left, ops=[ast.Is()], comparators=[right])
+
+
+def attr(value: ast.expr, name: str) -> ast.Attribute:
+    return ast.Attribute(value=value, attr=name, ctx=ast.Load())
+
+
+def function(
+    name: str,
+    params: ast.arguments | Sequence[str],
+    body: list[ast.stmt],
+) -> ast.FunctionDef:
+    """A core ``def`` (no decorators, defaults or annotations)."""
+    if not isinstance(params, ast.arguments):
+        params = ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(arg=p) for p in params],
+            vararg=None,
+            kwonlyargs=[],
+            kw_defaults=[],
+            kwarg=None,
+            defaults=[],
+        )
+    node = ast.FunctionDef(
+        name=name, args=params, body=body or [ast.Pass()], decorator_list=[], returns=None
+    )
+    node.type_params = []
+    return node
+
+
+def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
+    """Give ``new`` (and its descendants without one) the position of ``old``."""
+    if not hasattr(old, "lineno"):
+        return new
+    for node in ast.walk(new):
+        if "lineno" in node._attributes and not hasattr(node, "lineno"):
+            node.lineno = old.lineno
+            node.col_offset = old.col_offset
+            node.end_lineno = getattr(old, "end_lineno", old.lineno)
+            node.end_col_offset = getattr(old, "end_col_offset", old.col_offset)
+    return new
+
+
+def located(nodes: Iterable[ast.stmt], old: ast.AST) -> list[ast.stmt]:
+    """``copy_location`` over a list of statements."""
+    out = list(nodes)
+    for node in out:
+        copy_location(node, old)
+    return out

@@ -1,0 +1,108 @@
+"""The core check: which syntax outside Minimum Viable Python remains.
+
+The core (SPEC section 1): ``int`` constants, calls (positional, keyword,
+``*args``, ``**kwargs``), ``name = value``, ``def`` without decorators,
+defaults, annotations or type parameters, ``nonlocal``, ``return``,
+``yield``, ``try`` with bare ``except:`` handlers only, ``raise`` without
+``from``, ``while`` without ``else``; plus modules, expression statements
+and names.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from unsugar.registry import find_rule
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One piece of sugar left in a module."""
+
+    line: int
+    col: int
+    rule: str
+    message: str
+
+    def format(self, filename: str) -> str:
+        return f"{filename}:{self.line}:{self.col + 1}: {self.rule} {self.message}"
+
+
+def _sugar(node: ast.AST) -> str | None:
+    """Why ``node`` is not core syntax, or None if it is."""
+    match node:
+        case ast.Module() | ast.Expr() | ast.Nonlocal() | ast.Return() | ast.Yield():
+            return None
+        case ast.Load() | ast.Store():
+            return None
+        case ast.Name(ctx=ast.Load() | ast.Store()):
+            return None
+        case ast.Constant(value=value):
+            if type(value) is int:
+                return None
+            return f"{type(value).__name__} literal"
+        case ast.Call():
+            return None
+        case ast.Starred(ctx=ast.Load()):
+            return None
+        case ast.keyword():
+            return None
+        case ast.Assign(targets=[ast.Name()], type_comment=None):
+            return None
+        case ast.Assign():
+            return "assignment to a target that is not a single name"
+        case ast.FunctionDef():
+            if node.decorator_list:
+                return "decorated def"
+            if node.returns is not None:
+                return "return annotation"
+            if getattr(node, "type_params", None):
+                return "type parameters"
+            return None
+        case ast.arguments():
+            if node.defaults or any(d is not None for d in node.kw_defaults):
+                return "parameter defaults"
+            return None
+        case ast.arg():
+            return "parameter annotation" if node.annotation is not None else None
+        case ast.Try():
+            if node.orelse:
+                return "try/else"
+            if node.finalbody:
+                return "try/finally"
+            return None
+        case ast.ExceptHandler():
+            if node.type is not None or node.name is not None:
+                return "typed except handler"
+            return None
+        case ast.Raise():
+            return "raise ... from" if node.cause is not None else None
+        case ast.While():
+            return "while/else" if node.orelse else None
+    return type(node).__name__
+
+
+def find_sugar(tree: ast.AST) -> Iterator[Finding]:
+    """Every node of ``tree`` outside the core, in source order."""
+    for node in ast.walk(tree):
+        why = _sugar(node)
+        if why is None:
+            continue
+        rule = find_rule(node)
+        rule_id = rule.id if rule is not None else type(node).__name__.lower()
+        line = getattr(node, "lineno", 0)
+        col = getattr(node, "col_offset", 0)
+        yield Finding(line, col, rule_id, why)
+
+
+def check_source(source: str, filename: str = "<string>") -> list[Finding]:
+    """The sugar left in ``source``, sorted by position."""
+    tree = ast.parse(source, filename)
+    return sorted(find_sugar(tree), key=lambda f: (f.line, f.col, f.rule))
+
+
+def is_core(tree: ast.AST) -> bool:
+    """Whether ``tree`` uses core syntax only."""
+    return next(find_sugar(tree), None) is None

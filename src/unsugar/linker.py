@@ -1,0 +1,199 @@
+"""Writes the top of an output: captured builtins, helpers, constants.
+
+The runtime (:mod:`unsugar.runtime`) is plain Python. It is compiled to core
+syntax by the same pipeline as user code, once per name prefix, and its
+top-level names and the builtins it uses are renamed to ``<prefix><name>``.
+An output then carries, in this order:
+
+1. ``_us_getattr = getattr`` ... for every builtin used (before user code
+   can shadow one);
+2. the bootstrap helpers that build strings;
+3. the interned constants (``_us_s_join = _us_text(106, 111, 105, 110)``);
+4. the other helpers it uses, and what they use in turn;
+5. the user's module.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+from dataclasses import dataclass, field
+from functools import cache
+
+from unsugar import builder as b
+from unsugar.names import NameAllocator
+from unsugar.runtime import MODULES
+from unsugar.unit import Unit
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+class RuntimeNames(NameAllocator):
+    """Temporaries of the runtime: ``<prefix>rt<n>_<hint>``, never a user temporary's shape."""
+
+    def temp(self, hint: str = "t") -> str:
+        self._counters["rt"] += 1
+        return f"{self.prefix}rt{self._counters['rt']}_{hint}"
+
+
+@dataclass
+class Piece:
+    """One top-level statement of the compiled runtime."""
+
+    module: str
+    stmt: ast.stmt
+    defines: set[str]
+    uses: set[str]
+
+
+@dataclass
+class CompiledRuntime:
+    pieces: list[Piece] = field(default_factory=list)
+    unit: Unit | None = None
+    by_name: dict[str, Piece] = field(default_factory=dict)
+
+
+def runtime_tree(name: str) -> ast.Module:
+    """The syntax tree of runtime module ``name``."""
+    module = importlib.import_module(f"unsugar.runtime.{name}")
+    with open(module.__file__, encoding="utf-8") as handle:
+        return ast.parse(handle.read(), module.__file__)
+
+
+@cache
+def compiled_runtime(prefix: str) -> CompiledRuntime:
+    """The runtime compiled to core syntax, with names for ``prefix``."""
+    from unsugar.control import lower_module
+    from unsugar.lowering import Lowerer
+
+    unit = Unit(RuntimeNames(set(), prefix))
+    trees = {name: runtime_tree(name) for name in MODULES}
+    top = set()
+    for tree in trees.values():
+        for stmt in tree.body:
+            top.update(_defined(stmt))
+    runtime = CompiledRuntime(unit=unit)
+    for name, tree in trees.items():
+        body = lower_module(Lowerer(unit).module(tree.body), unit)
+        for stmt in body:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue
+            _rename(stmt, top, unit)
+            piece = Piece(name, stmt, _defined(stmt), _prefixed_uses(stmt, prefix))
+            runtime.pieces.append(piece)
+            for defined in piece.defines:
+                runtime.by_name[defined] = piece
+    return runtime
+
+
+def _defined(stmt: ast.stmt) -> set[str]:
+    if isinstance(stmt, ast.FunctionDef | ast.ClassDef):
+        return {stmt.name}
+    if isinstance(stmt, ast.Assign):
+        return {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    return set()
+
+
+def _rename(stmt: ast.stmt, top: set[str], unit: Unit) -> None:
+    """Top-level runtime names and builtins become ``<prefix><name>``."""
+    fixed = unit.names.fixed
+    if isinstance(stmt, ast.FunctionDef):
+        stmt.name = fixed(stmt.name)
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name):
+            if node.id in top:
+                node.id = fixed(node.id)
+            elif node.id in BUILTIN_NAMES:
+                unit.builtins.add(node.id)
+                node.id = fixed(node.id)
+
+
+def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
+    return {
+        sub.id for sub in ast.walk(node)
+        if isinstance(sub, ast.Name) and sub.id.startswith(prefix)
+    }
+
+
+def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list[ast.stmt]:
+    """The whole output module body: what ``body`` needs, then ``body``."""
+    if runtime_mode not in ("inline", "import"):
+        raise ValueError(f"unknown runtime mode {runtime_mode!r}")
+    prefix = unit.names.prefix
+    runtime = compiled_runtime(prefix)
+    assert runtime.unit is not None
+    direct = {unit.names.fixed(h) for h in unit.helpers}
+    header: list[ast.stmt] = []
+    if runtime_mode == "import":
+        imported = sorted(
+            n for n in direct if n in runtime.by_name and runtime.by_name[n].module != "bootstrap"
+        )
+        header = _imports(unit, runtime, imported)
+        direct = (direct - set(imported)) | _prefixed_uses(_module(header), prefix)
+    constants: dict[str, ast.expr] = {}
+    for entry in [*runtime.unit.constants.values(), *unit.constants.values()]:
+        constants.setdefault(entry.name, entry.value)
+    direct |= {c.name for c in unit.constants.values()}
+    needed, used_constants = _closure(runtime, constants, direct)
+    pieces = [p for p in runtime.pieces if id(p) in needed]
+    boot = [p.stmt for p in pieces if p.module == "bootstrap"]
+    rest = [p.stmt for p in pieces if p.module != "bootstrap"]
+    consts = [b.assign(name, value) for name, value in constants.items() if name in used_constants]
+    builtins_used = set(unit.builtins)
+    for name in _prefixed_uses(_module(boot + consts + header + rest), prefix):
+        if name.removeprefix(prefix) in BUILTIN_NAMES:
+            builtins_used.add(name.removeprefix(prefix))
+    captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
+    return captures + boot + consts + header + rest + body
+
+
+def _module(body: list[ast.stmt]) -> ast.Module:
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _closure(
+    runtime: CompiledRuntime, constants: dict[str, ast.expr], wanted: set[str]
+) -> tuple[set[int], set[str]]:
+    """The runtime pieces and constants that ``wanted`` needs, transitively."""
+    needed: set[int] = set()
+    used_constants: set[str] = set()
+    prefix = runtime.unit.names.prefix if runtime.unit else ""
+    todo = list(wanted)
+    while todo:
+        name = todo.pop()
+        if name in constants:
+            if name not in used_constants:
+                used_constants.add(name)
+                todo.extend(_prefixed_uses(constants[name], prefix))
+            continue
+        piece = runtime.by_name.get(name)
+        if piece is None or id(piece) in needed:
+            continue
+        needed.add(id(piece))
+        todo.extend(piece.uses)
+    return needed, used_constants
+
+
+def _imports(unit: Unit, runtime: CompiledRuntime, helpers: list[str]) -> list[ast.stmt]:
+    """``--runtime=import``: bind ``helpers`` from the installed package::
+
+    _us_rt_operators = __import__("unsugar.runtime.operators", None, None, ("add",))
+    _us_add = getattr(_us_rt_operators, "add")
+    """
+    fixed = unit.names.fixed
+    by_module: dict[str, list[str]] = {}
+    for helper in helpers:
+        by_module.setdefault(runtime.by_name[helper].module, []).append(helper)
+    out: list[ast.stmt] = []
+    for module, names in sorted(by_module.items()):
+        plain = [n.removeprefix(unit.names.prefix) for n in names]
+        holder = fixed("rt_" + module)
+        out.append(b.assign(holder, b.call(
+            unit.builtin("__import__"), unit.string(f"unsugar.runtime.{module}"),
+            unit.helper("none"), unit.helper("none"),
+            b.call(unit.helper("tuple_of"), *[unit.string(p) for p in plain]),
+        )))
+        for name, short in zip(names, plain, strict=True):
+            out.append(b.assign(name, b.call(unit.builtin("getattr"), b.load(holder), unit.string(short))))
+    return out

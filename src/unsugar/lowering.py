@@ -1,0 +1,448 @@
+"""The first phase: one walk that dispatches every node to its rule.
+
+Statements are visited in order; a statement rule returns the statements it
+expands to, which are lowered again (so a rule may produce sugar). An
+expression rule builds a core expression from its already-lowered children.
+
+Expressions that must run statements (``a and b``, ``x if c else y``,
+chained comparisons, walrus, lambda) *emit* them into the prelude of the
+statement being lowered. To keep the language's evaluation order, when a
+child emits statements, every sibling evaluated before it is first saved to
+a temporary (``spill``)::
+
+    f(g(), a and b)   ->   _us_t_1 = g()
+                           _us_and_1 = a
+                           if _us_and_1: _us_and_1 = b
+                           f(_us_t_1, _us_and_1)
+
+What this phase leaves for the control-flow phase (:mod:`unsugar.control`):
+``if``, ``while`` (maybe with ``else``), ``break``, ``continue``, ``return``
+and ``try`` with one bare handler or a ``finally``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from unsugar import builder as b
+from unsugar.registry import Rule, load_all
+from unsugar.unit import Unit
+
+T = TypeVar("T")
+
+#: Nodes whose insides run in a scope of their own; without a rule for them
+#: they are left untouched (rewriting their parts in place would move code
+#: out of that scope).
+OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+#: Statements without a rule whose expression fields are evaluated once,
+#: before anything else the statement does, so their prelude may come first.
+EAGER_FIELDS: dict[type[ast.stmt], tuple[str, ...]] = {
+    ast.For: ("iter",),
+    ast.AsyncFor: ("iter",),
+    ast.ClassDef: ("decorator_list", "bases", "keywords"),
+    ast.Delete: (),
+}
+
+
+@dataclass
+class Scope:
+    """A namespace of the program being lowered."""
+
+    kind: str  # "module", "function" or "class"
+    qualname: str  # prefix for the qualified names of what it defines
+    class_name: str | None = None  # nearest enclosing class, for mangling
+    globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
+    node: ast.AST | None = None
+
+
+def declared(body: list[ast.stmt], kind: type[ast.Global] | type[ast.Nonlocal]) -> set[str]:
+    """Names declared ``global`` (or ``nonlocal``) directly in this scope."""
+    found: set[str] = set()
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, kind):
+            found.update(node.names)
+        elif isinstance(
+            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+        ) or isinstance(node, OPAQUE_EXPRESSIONS):
+            continue
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def mangle(name: str, class_name: str | None) -> str:
+    """Private name mangling: ``__x`` in class ``C`` is ``_C__x``."""
+    if not class_name or not name.startswith("__") or name.endswith("__") or "." in name:
+        return name
+    stripped = class_name.lstrip("_")
+    if not stripped:
+        return name
+    return f"_{stripped}{name}"
+
+
+class Lowerer:
+    """Lowers one module; the ``cx`` every rule receives."""
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self.pre: list[ast.stmt] = []
+        self.scopes: list[Scope] = []
+        self._expr_rules: dict[type[ast.AST], list[Rule]] = {}
+        self._stmt_rules: dict[type[ast.AST], list[Rule]] = {}
+        for rule in load_all().values():
+            if rule.id in unit.keep:
+                continue
+            table = {"expr": self._expr_rules, "stmt": self._stmt_rules}.get(rule.kind)
+            if table is not None:
+                for node_type in rule.nodes:
+                    table.setdefault(node_type, []).append(rule)
+
+    # ------------------------------------------------------------------ API
+    @property
+    def scope(self) -> Scope:
+        return self.scopes[-1]
+
+    def keeps(self, rule_id: str) -> bool:
+        """Whether the user asked to keep the sugar of ``rule_id``."""
+        return rule_id in self.unit.keep
+
+    def temp(self, hint: str = "t") -> str:
+        """A fresh temporary name."""
+        return self.unit.names.temp(hint)
+
+    def fixed(self, name: str) -> str:
+        """The generated name ``name`` (same in every scope)."""
+        return self.unit.names.fixed(name)
+
+    def rt(self, name: str) -> ast.Name:
+        """A reference to runtime helper ``name``."""
+        return self.unit.helper(name)
+
+    def builtin(self, name: str) -> ast.Name:
+        """A reference to builtin ``name``, safe from user shadowing."""
+        return self.unit.builtin(name)
+
+    def string(self, value: str) -> ast.Name:
+        """A reference to the interned string ``value``."""
+        return self.unit.string(value)
+
+    def none(self) -> ast.Name:
+        return self.rt("none")
+
+    def mangle(self, name: str) -> str:
+        return mangle(name, self.scope.class_name)
+
+    def emit(self, *stmts: ast.stmt) -> None:
+        """Add already-lowered statements to the current prelude."""
+        self.pre.extend(stmts)
+
+    def capture(self, func: Callable[[], T]) -> tuple[list[ast.stmt], T]:
+        """Run ``func`` with a fresh prelude; return what it emitted and its result."""
+        saved, self.pre = self.pre, []
+        try:
+            result = func()
+            return self.pre, result
+        finally:
+            self.pre = saved
+
+    def is_pure(self, node: ast.expr) -> bool:
+        """Whether evaluating ``node`` later gives the same value, without effects."""
+        if isinstance(node, ast.Constant):
+            return True
+        return isinstance(node, ast.Name) and node.id.startswith(self.unit.names.prefix)
+
+    def spill(self, node: ast.expr, hint: str = "t") -> ast.expr:
+        """Evaluate ``node`` now into a temporary (unless it is pure)."""
+        if self.is_pure(node):
+            return node
+        name = self.temp(hint)
+        self.emit(b.copy_location(b.assign(name, node), node))
+        return b.load(name)
+
+    @contextmanager
+    def new_scope(self, scope: Scope) -> Iterator[Scope]:
+        self.scopes.append(scope)
+        saved, self.pre = self.pre, []
+        try:
+            yield scope
+        finally:
+            self.pre = saved
+            self.scopes.pop()
+
+    def function_scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> Scope:
+        """The scope of a function called ``name`` defined in the current scope."""
+        outer = self.scope
+        qualname = name if outer.kind == "module" or name in outer.globals else outer.qualname + name
+        body = node.body if isinstance(node.body, list) else []
+        return Scope(
+            "function", qualname + ".<locals>.", outer.class_name,
+            declared(body, ast.Global), declared(body, ast.Nonlocal), node,
+        )
+
+    def qualname(self, name: str) -> str:
+        """The ``__qualname__`` of something called ``name`` defined here."""
+        outer = self.scope
+        if outer.kind == "module" or name in outer.globals:
+            return name
+        return outer.qualname + name
+
+    # ----------------------------------------------------------- statements
+    def module(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        with self.new_scope(Scope("module", "")):
+            return self.block(body)
+
+    def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """Lower a list of statements."""
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            out.extend(self.stmt(stmt))
+        return out
+
+    def stmt(self, node: ast.stmt) -> list[ast.stmt]:
+        for rule in self._stmt_rules.get(type(node), ()):
+            if rule.applies(node):
+                produced = b.located(rule.lower(node, self), node)
+                return self.block(produced)
+        method = getattr(self, "_stmt_" + type(node).__name__, None)
+        if method is not None:
+            return method(node)
+        return self._kept_stmt(node)
+
+    def with_prelude(self, node: ast.stmt, lower: Callable[[], object]) -> list[ast.stmt]:
+        """Lower the expressions of ``node`` (via ``lower``) and put their prelude first."""
+        stmts, _ = self.capture(lower)
+        return [*stmts, node]
+
+    def _stmt_Expr(self, node: ast.Expr) -> list[ast.stmt]:
+        def lower() -> None:
+            node.value = self.expr(node.value)
+
+        return self.with_prelude(node, lower)
+
+    def _stmt_Assign(self, node: ast.Assign) -> list[ast.stmt]:
+        (target,) = node.targets
+        assert isinstance(target, ast.Name), "assignment rules leave only name targets"
+
+        def lower() -> None:
+            node.value = self.expr(node.value)
+
+        out = self.with_prelude(node, lower)
+        name = self.mangle(target.id)
+        if name in self.scope.globals and self.scope.kind != "module" and not self.keeps("global"):
+            out[-1] = b.copy_location(
+                b.expr(b.call(self.rt("global_set"), self.string(name), node.value)), node
+            )
+        else:
+            target.id = name
+        return out
+
+    def _stmt_Return(self, node: ast.Return) -> list[ast.stmt]:
+        def lower() -> None:
+            if node.value is not None:
+                node.value = self.expr(node.value)
+
+        return self.with_prelude(node, lower)
+
+    def _stmt_Raise(self, node: ast.Raise) -> list[ast.stmt]:
+        def lower() -> None:
+            if node.exc is not None:
+                node.exc = self.expr(node.exc)
+            if node.cause is not None:
+                node.cause = self.expr(node.cause)
+
+        return self.with_prelude(node, lower)
+
+    def _stmt_If(self, node: ast.If) -> list[ast.stmt]:
+        def lower() -> None:
+            node.test = self.expr(node.test)
+
+        out = self.with_prelude(node, lower)
+        node.body = self.block(node.body)
+        node.orelse = self.block(node.orelse)
+        return out
+
+    def _stmt_While(self, node: ast.While) -> list[ast.stmt]:
+        """A test that needs statements is re-run at the top of each iteration::
+
+        while a and b: BODY        while 1:
+        else: ELSE           ->        <a and b into t>
+                                       if t: pass
+                                       else: done = 1; break
+                                       BODY
+                                   if done: ELSE
+        """
+        prelude, test = self.capture(lambda: self.expr(node.test))
+        if not prelude:
+            node.test = test
+            node.body = self.block(node.body)
+            node.orelse = self.block(node.orelse)
+            return [node]
+        exit_loop: list[ast.stmt] = [ast.Break()]
+        out: list[ast.stmt] = []
+        if node.orelse:
+            done = self.temp("done")
+            out.append(b.assign(done, b.int_(0)))
+            exit_loop.insert(0, b.assign(done, b.int_(1)))
+        loop = b.while_(
+            b.int_(1), [*prelude, b.if_(test, [], exit_loop), *self.block(node.body)]
+        )
+        out.append(loop)
+        if node.orelse:
+            out.append(b.if_(b.load(done), self.block(node.orelse)))
+        return b.located(out, node)
+
+    def _stmt_Try(self, node: ast.Try) -> list[ast.stmt]:
+        if node.finalbody and (node.handlers or node.orelse):
+            inner = ast.Try(body=node.body, handlers=node.handlers, orelse=node.orelse, finalbody=[])
+            b.copy_location(inner, node)
+            node.body, node.handlers, node.orelse = [inner], [], []
+        node.body = self.block(node.body)
+        for handler in node.handlers:
+            handler.body = self.block(handler.body)
+        node.orelse = self.block(node.orelse)
+        node.finalbody = self.block(node.finalbody)
+        return [node]
+
+    def _stmt_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
+        """A core ``def`` (the function rules removed everything else)."""
+        name = self.mangle(node.name)
+        for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                    node.args.vararg, node.args.kwarg):
+            if arg is not None:
+                arg.arg = self.mangle(arg.arg)
+        with self.new_scope(self.function_scope(node, name)):
+            node.body = self.block(node.body) or [b.ret()]
+        if name in self.scope.globals and self.scope.kind != "module" and not self.keeps("global"):
+            temp = self.temp(name)
+            node.name = temp
+            return [node, *self.block([b.assign_to(b.store(name), b.load(temp))])]
+        node.name = name
+        return [node]
+
+    _stmt_AsyncFunctionDef = _stmt_FunctionDef
+
+    def _stmt_ClassDef(self, node: ast.ClassDef) -> list[ast.stmt]:
+        """A ``class`` kept as it is: its parts are lowered in place."""
+        out = self._lower_eager_fields(node)
+        scope = Scope(
+            "class", self.qualname(node.name) + ".", node.name,
+            declared(node.body, ast.Global), declared(node.body, ast.Nonlocal), node,
+        )
+        with self.new_scope(scope):
+            node.body = self.block(node.body) or [ast.Pass()]
+        return [*out, node]
+
+    def _kept_stmt(self, node: ast.stmt) -> list[ast.stmt]:
+        """A statement without a rule (or kept): lower its bodies in place."""
+        out = self._lower_eager_fields(node)
+        for name in ("body", "orelse", "finalbody"):
+            value = getattr(node, name, None)
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                setattr(node, name, self.block(value) or [ast.Pass()])
+        for handler in getattr(node, "handlers", ()):
+            handler.body = self.block(handler.body) or [ast.Pass()]
+        for case in getattr(node, "cases", ()):
+            case.body = self.block(case.body) or [ast.Pass()]
+        return [*out, node]
+
+    def _lower_eager_fields(self, node: ast.stmt) -> list[ast.stmt]:
+        def lower() -> None:
+            for name in EAGER_FIELDS.get(type(node), ()):
+                value = getattr(node, name)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, ast.keyword):
+                            item.value = self.expr(item.value)
+                    setattr(node, name, [
+                        item if isinstance(item, ast.keyword) else self.expr(item)
+                        for item in value
+                    ])
+                else:
+                    setattr(node, name, self.expr(value))
+
+        stmts, _ = self.capture(lower)
+        return stmts
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, node: ast.expr) -> ast.expr:
+        """Lower an expression; statements it needs go to the prelude."""
+        rule = None
+        for candidate in self._expr_rules.get(type(node), ()):
+            if candidate.applies(node):
+                rule = candidate
+                break
+        if rule is not None and rule.custom_order:
+            return b.copy_location(rule.lower(node, self), node)
+        if isinstance(node, OPAQUE_EXPRESSIONS):
+            return node
+        self.lower_children(node)
+        if rule is None:
+            return node
+        return b.copy_location(rule.lower(node, self), node)
+
+    def lower_children(self, node: ast.AST) -> None:
+        """Lower the sub-expressions of ``node`` in place, in evaluation order."""
+        done: list[tuple[ast.AST, str, int | None]] = []
+        for slot in _child_slots(node):
+            mark = len(self.pre)
+            _set(slot, self.expr(_get(slot)))
+            if len(self.pre) > mark and done:
+                self._spill_before(done, mark)
+            done.append(slot)
+
+    def _spill_before(self, slots: list[tuple[ast.AST, str, int | None]], at: int) -> None:
+        """Save the values of ``slots`` to temporaries, before prelude index ``at``."""
+        saves: list[ast.stmt] = []
+        for slot in slots:
+            value = _get(slot)
+            if isinstance(value, ast.Starred):
+                slot, value = (value, "value", None), value.value
+            if not self.is_pure(value):
+                name = self.temp("t")
+                saves.append(b.copy_location(b.assign(name, value), value))
+                _set(slot, b.load(name))
+        self.pre[at:at] = saves
+
+
+def _child_slots(node: ast.AST) -> list[tuple[ast.AST, str, int | None]]:
+    """Where the sub-expressions of ``node`` are, in evaluation order."""
+    if isinstance(node, ast.Dict):
+        slots: list[tuple[ast.AST, str, int | None]] = []
+        for i, key in enumerate(node.keys):
+            if key is not None:
+                slots.append((node, "keys", i))
+            slots.append((node, "values", i))
+        return slots
+    slots = []
+    for name, value in ast.iter_fields(node):
+        if isinstance(value, ast.expr):
+            slots.append((node, name, None))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, ast.expr):
+                    slots.append((node, name, i))
+                elif isinstance(item, ast.keyword):
+                    slots.append((item, "value", None))
+    return slots
+
+
+def _get(slot: tuple[ast.AST, str, int | None]) -> ast.expr:
+    owner, name, index = slot
+    value = getattr(owner, name)
+    return value if index is None else value[index]
+
+
+def _set(slot: tuple[ast.AST, str, int | None], new: ast.expr) -> None:
+    owner, name, index = slot
+    if index is None:
+        setattr(owner, name, new)
+    else:
+        getattr(owner, name)[index] = new

@@ -1,0 +1,82 @@
+"""Fresh names: never equal to a name of the input, readable, deterministic.
+
+Every name unsugar invents starts with one module-wide prefix, ``_us_`` unless
+the input already uses names with that prefix (then ``_us1_``, ``_us2_``, ...).
+So a generated name can never collide with a user's name, whatever the counter
+says, and the same input always gets the same names.
+
+The shapes never overlap:
+
+* temporaries: ``<prefix><hint>_<n>``, numbered per hint (``_us_iter_3``);
+* per-scope control variables: ``<prefix><word><depth>`` (``_us_if2``), and
+  ``_us_go``, ``_us_ret``, ``_us_rv``: each function has its own locals, so
+  the same name is reused in every scope;
+* runtime helpers and captured builtins: ``<prefix><name>`` (``_us_add``,
+  ``_us_getattr``); no helper is named after a builtin;
+* interned strings: ``<prefix>s_<identifier>`` (``_us_s_join``), other
+  constants are temporaries (``_us_str_4``, ``_us_float_2``).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections import defaultdict
+
+def input_names(tree: ast.AST) -> set[str]:
+    """Every identifier the input spells: names, attributes, arguments, aliases."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.add(node.arg)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).partition(".")[0])
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+    return names
+
+
+def choose_prefix(taken: set[str]) -> str:
+    """``_us_``, or the first ``_usN_`` that no input name starts with."""
+    for n in itertools.count():
+        prefix = "_us_" if n == 0 else f"_us{n}_"
+        if not any(name.startswith(prefix) for name in taken):
+            return prefix
+    raise AssertionError("unreachable")
+
+
+class NameAllocator:
+    """Hands out fresh names for one module."""
+
+    def __init__(self, taken: set[str], prefix: str | None = None) -> None:
+        self.prefix = prefix if prefix is not None else choose_prefix(taken)
+        self._counters: defaultdict[str, int] = defaultdict(int)
+
+    def temp(self, hint: str = "t") -> str:
+        """A new temporary, ``<prefix><hint>_<n>``, unique in the module."""
+        self._counters[hint] += 1
+        return f"{self.prefix}{hint}_{self._counters[hint]}"
+
+    def fixed(self, name: str) -> str:
+        """The module-wide name of a helper or constant called ``name``."""
+        return f"{self.prefix}{name}"
+
+    def for_string(self, value: str) -> str:
+        """A readable name for an interned string constant."""
+        if value.isidentifier() and len(value) <= 40:
+            return self.fixed("s_" + value)
+        return self.temp("str")

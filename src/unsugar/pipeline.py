@@ -1,0 +1,52 @@
+"""The order of the phases.
+
+1. :mod:`unsugar.lowering`: one walk; every statement and expression rule,
+   dispatched by node type. Leaves structured control flow.
+2. :mod:`unsugar.control`: one walk per scope; ``if``, loops with
+   ``break``/``continue``, ``finally``.
+3. :mod:`unsugar.linker`: the helpers, builtins and constants the module
+   uses, written at its top.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from unsugar import control, linker
+from unsugar.lowering import Lowerer
+from unsugar.registry import load_all
+from unsugar.unit import Unit
+
+
+class UnknownRuleError(ValueError):
+    """``--keep`` named a rule that does not exist."""
+
+
+def check_keep(keep: Iterable[str]) -> frozenset[str]:
+    """The rule ids of ``keep``, validated against the registry."""
+    ids = frozenset(keep)
+    unknown = sorted(ids - set(load_all()))
+    if unknown:
+        raise UnknownRuleError(f"unknown rule(s): {', '.join(unknown)}")
+    return ids
+
+
+def desugar_tree(
+    tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline"
+) -> ast.Module:
+    """Rewrite ``tree`` (which is consumed) into core syntax."""
+    unit = Unit.for_tree(tree, check_keep(keep))
+    body = Lowerer(unit).module(tree.body)
+    body = control.lower_module(body, unit)
+    body = linker.link(unit, body, runtime)
+    module = ast.Module(body=body, type_ignores=[])
+    return ast.fix_missing_locations(module)
+
+
+def desugar(
+    source: str, *, filename: str = "<string>", keep: Iterable[str] = (), runtime: str = "inline"
+) -> str:
+    """Rewrite Python ``source`` into core-only Python source."""
+    tree = ast.parse(source, filename)
+    return ast.unparse(desugar_tree(tree, keep=keep, runtime=runtime)) + "\n"

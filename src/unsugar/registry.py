@@ -1,0 +1,149 @@
+"""The registry of rules: every piece of sugar unsugar knows how to remove.
+
+A rule is one small transformation. It has an id (what ``--keep`` and
+``unsugar check`` name), a one-line summary, a before/after example and a link
+to the Language Reference section it implements. Rules register themselves
+when their module under ``unsugar.rules`` is imported; the pipeline dispatches
+to them by node type.
+
+Three kinds of rule:
+
+``expr``
+    ``lower(node, cx) -> ast.expr``. By default the node's children are
+    lowered first (left to right, in evaluation order) and the rule builds a
+    core expression from them. A rule with ``custom_order=True`` receives the
+    raw node and lowers its children itself (for short-circuiting forms).
+``stmt``
+    ``lower(node, cx) -> list[ast.stmt]``. Receives the raw statement; its
+    output may contain sugar, which the pipeline lowers again.
+``control``
+    Handled by the control-flow phase (:mod:`unsugar.control`); the registry
+    entry carries the documentation and the ``--keep`` switch.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+REFERENCE = "https://docs.python.org/3/reference/"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One registered transformation."""
+
+    id: str
+    summary: str
+    before: str
+    after: str
+    reference: str
+    kind: str
+    nodes: tuple[type[ast.AST], ...]
+    lower: Callable[..., Any] | None = None
+    applies: Callable[[ast.AST], bool] = field(default=lambda node: True)
+    custom_order: bool = False
+    family: str = ""
+
+
+RULES: dict[str, Rule] = {}
+
+
+def _register(rule: Rule) -> Rule:
+    if rule.id in RULES:
+        raise ValueError(f"rule {rule.id!r} registered twice")
+    RULES[rule.id] = rule
+    return rule
+
+
+def _family(func: Callable[..., Any] | None, default: str = "") -> str:
+    if func is None:
+        return default
+    return func.__module__.rpartition(".")[2]
+
+
+def expr_rule(
+    *nodes: type[ast.AST],
+    id: str,
+    summary: str,
+    before: str,
+    after: str,
+    reference: str,
+    applies: Callable[[Any], bool] | None = None,
+    custom_order: bool = False,
+) -> Callable[[Callable[..., ast.expr]], Callable[..., ast.expr]]:
+    """Register an expression rule (see module docstring)."""
+
+    def decorate(func: Callable[..., ast.expr]) -> Callable[..., ast.expr]:
+        _register(
+            Rule(
+                id, summary, before, after, REFERENCE + reference, "expr", nodes, func,
+                applies or (lambda node: True), custom_order, _family(func),
+            )
+        )
+        return func
+
+    return decorate
+
+
+def stmt_rule(
+    *nodes: type[ast.AST],
+    id: str,
+    summary: str,
+    before: str,
+    after: str,
+    reference: str,
+    applies: Callable[[Any], bool] | None = None,
+) -> Callable[[Callable[..., list[ast.stmt]]], Callable[..., list[ast.stmt]]]:
+    """Register a statement rule (see module docstring)."""
+
+    def decorate(func: Callable[..., list[ast.stmt]]) -> Callable[..., list[ast.stmt]]:
+        _register(
+            Rule(
+                id, summary, before, after, REFERENCE + reference, "stmt", nodes, func,
+                applies or (lambda node: True), False, _family(func),
+            )
+        )
+        return func
+
+    return decorate
+
+
+def control_rule(
+    *nodes: type[ast.AST],
+    id: str,
+    summary: str,
+    before: str,
+    after: str,
+    reference: str,
+    applies: Callable[[Any], bool] | None = None,
+) -> Rule:
+    """Register a rule carried out by the control-flow phase."""
+    return _register(
+        Rule(
+            id, summary, before, after, REFERENCE + reference, "control", nodes, None,
+            applies or (lambda node: True), False, "control_flow",
+        )
+    )
+
+
+def load_all() -> dict[str, Rule]:
+    """Import every rule module, so that the registry is complete."""
+    from unsugar import rules  # noqa: F401  (imports register the rules)
+
+    return RULES
+
+
+def rules_for(node_type: type[ast.AST], kind: str) -> list[Rule]:
+    """The registered rules of ``kind`` that handle ``node_type``."""
+    return [r for r in load_all().values() if r.kind == kind and node_type in r.nodes]
+
+
+def find_rule(node: ast.AST) -> Rule | None:
+    """The rule that would remove ``node``, if any (used by the checker)."""
+    for rule in load_all().values():
+        if type(node) in rule.nodes and rule.applies(node):
+            return rule
+    return None

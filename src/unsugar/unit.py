@@ -1,0 +1,72 @@
+"""What one compilation shares: fresh names, options, and what the output needs.
+
+The lowering records here which runtime helpers, captured builtins and
+interned constants the rewritten module refers to; the linker then writes
+just those at the top of the output.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from unsugar.names import NameAllocator, input_names
+
+
+@dataclass
+class Constant:
+    """An interned constant: ``name = value`` at the top of the output."""
+
+    name: str
+    value: ast.expr
+
+
+@dataclass
+class Unit:
+    """The state of one module's compilation."""
+
+    names: NameAllocator
+    keep: frozenset[str] = frozenset()
+    helpers: set[str] = field(default_factory=set)
+    builtins: set[str] = field(default_factory=set)
+    constants: dict[object, Constant] = field(default_factory=dict)
+    future_annotations: bool = False
+
+    @classmethod
+    def for_tree(cls, tree: ast.AST, keep: Iterable[str] = (), prefix: str | None = None) -> Unit:
+        return cls(NameAllocator(input_names(tree), prefix), frozenset(keep))
+
+    def helper(self, name: str) -> ast.Name:
+        """A reference to the runtime helper ``name``."""
+        self.helpers.add(name)
+        return ast.Name(id=self.names.fixed(name), ctx=ast.Load())
+
+    def builtin(self, name: str) -> ast.Name:
+        """A reference to builtin ``name``, captured before user code runs."""
+        self.builtins.add(name)
+        return ast.Name(id=self.names.fixed(name), ctx=ast.Load())
+
+    def intern(self, key: object, name: Callable[[], str], value: Callable[[], ast.expr]) -> ast.Name:
+        """A reference to a constant computed once at the top of the module.
+
+        ``key`` identifies the constant (e.g. ``(str, "join")``); ``name`` and
+        ``value`` are called only the first time it is seen.
+        """
+        entry = self.constants.get(key)
+        if entry is None:
+            entry = Constant(name(), value())
+            self.constants[key] = entry
+        return ast.Name(id=entry.name, ctx=ast.Load())
+
+    def string(self, value: str) -> ast.Name:
+        """A reference to the interned ``str`` constant ``value``."""
+        return self.intern(
+            (str, value),
+            lambda: self.names.for_string(value),
+            lambda: ast.Call(
+                func=self.helper("text"),
+                args=[ast.Constant(ord(c)) for c in value],
+                keywords=[],
+            ),
+        )
