@@ -86,11 +86,18 @@ class Loop:
     alive: str | None  # the loop's flag; None for a kept loop (real break)
     finally_depth: int
     jumps: bool = False  # a break or continue targets it
+    breaks: bool = False  # a break targets it
     returns: bool = False  # a return passes through it
 
 
 class Flow:
-    """Lowers the control flow of one scope (a module, class or function body)."""
+    """Lowers the control flow of one scope (a module, class or function body).
+
+    Its variables: ``go`` (0 while a jump is pending), ``brk`` (the pending
+    jump is a ``break``), ``ret``/``rv`` (a ``return`` waits for a final
+    block), ``loopN`` (loop N keeps iterating), ``ifN``/``elseN`` (the flags
+    of an ``if`` at depth N).
+    """
 
     def __init__(self, unit: Unit, kind: str) -> None:
         self.unit = unit
@@ -104,6 +111,8 @@ class Flow:
         self.go = unit.names.fixed("go")
         self.ret = unit.names.fixed("ret")
         self.rv = unit.names.fixed("rv")
+        self.brk = unit.names.fixed("brk")
+        self.uses_brk = False
 
     def keeps(self, rule_id: str) -> bool:
         return rule_id in self.unit.keep
@@ -115,6 +124,8 @@ class Flow:
             prologue.append(b.assign(self.go, b.int_(1)))
         if self.uses_ret:
             prologue.append(b.assign(self.ret, b.int_(0)))
+        if self.uses_brk:
+            prologue.append(b.assign(self.brk, b.int_(0)))
         return prologue + body
 
     # --------------------------------------------------------------- blocks
@@ -192,6 +203,13 @@ class Flow:
         assert loop.alive is not None
         self.uses_go = True
         resume: list[ast.stmt] = [b.assign(self.go, b.int_(1))]
+        self.if_depth += 1
+        if loop.breaks:
+            resume += self.if_(
+                b.load(self.brk), [b.assign(self.brk, b.int_(0)), b.assign(loop.alive, b.int_(0))],
+                [], node,
+            )
+        self.if_depth -= 1
         if loop.returns:
             self.uses_ret = True
             self.if_depth += 1
@@ -222,9 +240,9 @@ class Flow:
         loop = self.loops[-1]
         if loop.alive is None or self.keeps("break"):
             return [node], False
-        loop.jumps = True
-        self.uses_go = True
-        out = [b.assign(loop.alive, b.int_(0)), b.assign(self.go, b.int_(0))]
+        loop.jumps = loop.breaks = True
+        self.uses_go = self.uses_brk = True
+        out = [b.assign(self.brk, b.int_(1)), b.assign(self.go, b.int_(0))]
         return b.located(out, node), True
 
     def _Continue(self, node: ast.Continue) -> tuple[list[ast.stmt], bool]:
@@ -238,8 +256,8 @@ class Flow:
     def _Return(self, node: ast.Return) -> tuple[list[ast.stmt], bool]:
         if self.finally_depth == 0:
             return [node], False
-        for loop in reversed(self.loops):
-            if loop.finally_depth < self.finally_depth:
+        for loop in reversed(self.loops):  # it waits for the outermost finally
+            if loop.finally_depth == 0:
                 break
             loop.returns = True
         self.uses_go = self.uses_ret = True
@@ -308,19 +326,23 @@ class Flow:
             if body_jumps:
                 saved_go = self.unit.names.fixed(f"fgo{depth}")
                 saved_ret = self.unit.names.fixed(f"fret{depth}")
-                self.uses_ret = True
+                saved_brk = self.unit.names.fixed(f"fbrk{depth}")
+                self.uses_ret = self.uses_brk = True
                 self.if_depth += 1
                 restore = self.if_(
                     b.load(self.go),
-                    [b.assign(self.go, b.load(saved_go)), b.assign(self.ret, b.load(saved_ret))],
+                    [b.assign(self.go, b.load(saved_go)), b.assign(self.ret, b.load(saved_ret)),
+                     b.assign(self.brk, b.load(saved_brk))],
                     [], node,
                 )
                 self.if_depth -= 1
                 on_exit = [
                     b.assign(saved_go, b.load(self.go)),
                     b.assign(saved_ret, b.load(self.ret)),
+                    b.assign(saved_brk, b.load(self.brk)),
                     b.assign(self.go, b.int_(1)),
                     b.assign(self.ret, b.int_(0)),
+                    b.assign(self.brk, b.int_(0)),
                     *on_exit,
                     *restore,
                 ]

@@ -72,19 +72,31 @@ def compiled_runtime(prefix: str) -> CompiledRuntime:
     top = set()
     for tree in trees.values():
         for stmt in tree.body:
+            clash = _defined(stmt) & top
+            if clash:
+                raise ValueError(f"runtime name defined twice: {sorted(clash)}")
             top.update(_defined(stmt))
     runtime = CompiledRuntime(unit=unit)
     for name, tree in trees.items():
+        _strip_docstrings(tree)
         body = lower_module(Lowerer(unit).module(tree.body), unit)
         for stmt in body:
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-                continue
             _rename(stmt, top, unit)
             piece = Piece(name, stmt, _defined(stmt), _prefixed_uses(stmt, prefix))
             runtime.pieces.append(piece)
             for defined in piece.defines:
                 runtime.by_name[defined] = piece
     return runtime
+
+
+def _strip_docstrings(tree: ast.Module) -> None:
+    """Docstrings of the runtime are for its readers, not for outputs."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
+                    isinstance(first.value.value, str):
+                node.body = node.body[1:] or [ast.Pass()]
 
 
 def _defined(stmt: ast.stmt) -> set[str]:

@@ -228,13 +228,13 @@ class Lowerer:
         return self.with_prelude(node, lower)
 
     def _stmt_Assign(self, node: ast.Assign) -> list[ast.stmt]:
-        (target,) = node.targets
-        assert isinstance(target, ast.Name), "assignment rules leave only name targets"
-
         def lower() -> None:
             node.value = self.expr(node.value)
 
         out = self.with_prelude(node, lower)
+        target = node.targets[0]
+        if len(node.targets) > 1 or not isinstance(target, ast.Name):
+            return out  # kept sugar: the assignment rules are switched off
         name = self.mangle(target.id)
         if name in self.scope.globals and self.scope.kind != "module" and not self.keeps("global"):
             out[-1] = b.copy_location(

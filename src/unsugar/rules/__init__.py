@@ -1,3 +1,21 @@
 """The rules, one module per family. Importing this package registers them all."""
 
-from unsugar import control  # noqa: F401  (control-flow rules)
+from unsugar import control  # noqa: F401  (if, break, continue, while/else, finally)
+from unsugar.rules import (  # noqa: F401
+    assignments,
+    attributes,
+    boolean,
+    comparisons,
+    deletion,
+    displays,
+    exceptions,
+    fstrings,
+    functions,
+    literals,
+    loops,
+    operators,
+    simple,
+    subscripts,
+    walrus,
+    with_stmt,
+)

@@ -11,4 +11,14 @@ module-level statements other than ``def`` run once when the output starts.
 """
 
 #: The runtime modules, in the order their top-level statements run.
-MODULES = ("bootstrap",)
+MODULES = (
+    "bootstrap",
+    "names",
+    "operators",
+    "strings",
+    "displays",
+    "functions",
+    "assignments",
+    "exceptions",
+    "contexts",
+)

@@ -1,0 +1,1 @@
+"""(rule family under construction)"""

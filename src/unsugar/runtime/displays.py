@@ -1,0 +1,1 @@
+"""(helpers under construction)"""

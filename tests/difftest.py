@@ -1,0 +1,117 @@
+"""Differential testing: run a snippet and its desugared form, compare everything.
+
+``assert_same(source)`` desugars ``source``, checks that the output is core
+syntax (unless rules are kept), runs both in fresh module namespaces and
+compares what the contract names: printed output, the exception that escaped
+(type, message, ``__cause__``/``__context__`` types and
+``__suppress_context__``) and the values of the module's names afterwards.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import re
+import sys
+import textwrap
+from dataclasses import dataclass, field
+
+from unsugar import desugar
+from unsugar.checker import check_source
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+@dataclass
+class Outcome:
+    stdout: str
+    error: tuple | None
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def describe_exception(exc: BaseException | None, depth: int = 0) -> tuple | None:
+    """What of an exception must match: type, message, chain."""
+    if exc is None or depth > 3:
+        return None
+    return (
+        type(exc).__qualname__,
+        str(exc),
+        describe_exception(exc.__cause__, depth + 1),
+        describe_exception(exc.__context__, depth + 1),
+        exc.__suppress_context__,
+    )
+
+
+def normal_repr(value: object) -> str:
+    """A repr without memory addresses (functions by qualified name)."""
+    if callable(value) and hasattr(value, "__qualname__") and not isinstance(value, type):
+        return f"<callable {getattr(value, '__qualname__', '?')}>"
+    try:
+        text = repr(value)
+    except Exception as exc:  # a repr that fails is itself an observable
+        text = f"<repr failed: {type(exc).__name__}>"
+    return _ADDRESS.sub("", text)
+
+
+def run(source: str, filename: str = "<difftest>", prefix: str = "_us") -> Outcome:
+    """Execute ``source`` as a fresh module ``__main__``-like namespace."""
+    namespace: dict[str, object] = {"__name__": "difftest_module"}
+    buffer = io.StringIO()
+    error = None
+    code = compile(source, filename, "exec")
+    with contextlib.redirect_stdout(buffer):
+        try:
+            exec(code, namespace)
+        except BaseException as exc:  # noqa: BLE001  (the point is to record it)
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            error = describe_exception(exc)
+    names = {
+        key: normal_repr(value)
+        for key, value in namespace.items()
+        if not key.startswith(prefix) and key != "__builtins__"
+    }
+    return Outcome(buffer.getvalue(), error, names)
+
+
+def desugared(source: str, keep: tuple[str, ...] = ()) -> str:
+    """The desugared form of ``source``, checked to be core syntax."""
+    out = desugar(source, keep=keep)
+    if not keep:
+        sugar = check_source(out)
+        assert not sugar, "output is not core:\n" + "\n".join(
+            f.format("<out>") for f in sugar[:20]
+        ) + "\n\n" + out
+    return out
+
+
+def assert_same(source: str, keep: tuple[str, ...] = (), check_names: bool = True) -> Outcome:
+    """Desugar ``source`` and assert both versions behave the same."""
+    source = textwrap.dedent(source)
+    out = desugared(source, keep)
+    original = run(source)
+    rewritten = run(out)
+    assert rewritten.stdout == original.stdout, _explain("stdout", original, rewritten, out)
+    assert rewritten.error == original.error, _explain("error", original, rewritten, out)
+    if check_names:
+        assert rewritten.names == original.names, _explain("names", original, rewritten, out)
+    return original
+
+
+def _explain(what: str, original: Outcome, rewritten: Outcome, out: str) -> str:
+    return (
+        f"{what} differs\n--- original: {getattr(original, what)!r}\n"
+        f"--- desugared: {getattr(rewritten, what)!r}\n--- output:\n{out}"
+    )
+
+
+def parse_ok(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return False
+    return True
+
+
+__all__ = ["assert_same", "desugared", "run", "Outcome", "parse_ok", "sys"]

@@ -1,0 +1,201 @@
+"""if, while/else, break, continue, try/finally and return through finally."""
+
+import pytest
+from difftest import assert_same
+
+CASES = {
+    "if_elif_else": """
+        def classify(n):
+            if n:
+                if g(n):
+                    return 1
+                else:
+                    return 2
+            else:
+                return 3
+        def g(n):
+            print("g", n)
+            return n
+        r = classify(0), classify(5)
+    """,
+    "while_break_continue": """
+        def f(items):
+            out = []
+            i = len(items)
+            while i:
+                i = dec(i)
+                if items[i]:
+                    continue
+                out.append(i)
+                if i == 1:
+                    break
+            else:
+                out.append("else")
+            return out
+        def dec(i):
+            return i - 1
+        r1 = f([0, 1, 0, 0])
+        r2 = f([1, 1, 1])
+    """,
+    "nested_loops_break_inner_only": """
+        log = []
+        i = 0
+        while i < 3:
+            j = 0
+            while j < 3:
+                if j == 1:
+                    break
+                log.append((i, j))
+                j += 1
+            else:
+                log.append("inner-else")
+            i += 1
+        else:
+            log.append("outer-else")
+    """,
+    "bare_except_does_not_catch_break": """
+        log = []
+        n = 0
+        while n < 5:
+            n += 1
+            try:
+                if n == 3:
+                    break
+            except:
+                log.append("caught")
+            log.append(n)
+    """,
+    "finally_runs_once_on_return_break_continue": """
+        log = []
+        def f(mode):
+            n = 0
+            while n < 3:
+                n += 1
+                try:
+                    if mode == "break":
+                        break
+                    if mode == "continue":
+                        continue
+                    if mode == "return":
+                        return "r"
+                    log.append("body")
+                finally:
+                    log.append(("finally", mode, n))
+                log.append("after")
+            return "end"
+        results = [f(m) for m in ("break", "continue", "return", "none")]
+    """,
+    "finally_with_exception_chains": """
+        def f():
+            try:
+                raise KeyError("k")
+            finally:
+                print("cleanup")
+        try:
+            f()
+        except KeyError as e:
+            r = repr(e)
+    """,
+    "exception_in_finally_gets_context": """
+        def f():
+            try:
+                raise KeyError("k")
+            finally:
+                raise ValueError("v")
+        f()
+    """,
+    "return_in_finally_overrides": """
+        def f():
+            try:
+                return 1
+            finally:
+                return 2
+        def g():
+            try:
+                raise KeyError
+            finally:
+                return 3
+        r = f(), g()
+    """,
+    "break_in_finally_swallows": """
+        log = []
+        while True:
+            try:
+                raise ValueError("lost")
+            finally:
+                log.append("fin")
+                break
+        log.append("after")
+    """,
+    "continue_in_finally_over_pending_break": """
+        log = []
+        i = 0
+        while i < 3:
+            i += 1
+            try:
+                break
+            finally:
+                log.append(i)
+                if i < 3:
+                    continue
+        log.append("end")
+    """,
+    "nested_finally_return": """
+        log = []
+        def f():
+            try:
+                try:
+                    return "inner"
+                finally:
+                    log.append("a")
+            finally:
+                log.append("b")
+        def g():
+            while True:
+                try:
+                    while True:
+                        try:
+                            return "deep"
+                        finally:
+                            log.append("c")
+                finally:
+                    log.append("d")
+        r = f(), g()
+    """,
+    "generator_close_runs_finally": """
+        log = []
+        def gen():
+            try:
+                yield 1
+                yield 2
+            finally:
+                log.append("closed")
+        g = gen()
+        first = next(g)
+        g.close()
+        def gen2():
+            try:
+                yield 1
+                return 5
+            finally:
+                log.append("f2")
+        try:
+            it = gen2(); next(it); next(it)
+        except StopIteration as e:
+            value = e.value
+    """,
+    "while_test_evaluated_each_time": """
+        log = []
+        def t(n):
+            log.append(n)
+            return n
+        n = 3
+        while t(n) and n:
+            n -= 1
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_control_flow(name):
+    assert_same(CASES[name])
