@@ -59,7 +59,7 @@ def run(source: str, filename: str = "<difftest>", prefix: str = "_us") -> Outco
     namespace: dict[str, object] = {"__name__": "difftest_module"}
     buffer = io.StringIO()
     error = None
-    code = compile(source, filename, "exec")
+    code = compile(source, filename, "exec", dont_inherit=True)  # not this file's __future__
     with contextlib.redirect_stdout(buffer):
         try:
             exec(code, namespace)

@@ -35,10 +35,10 @@ def _sugar(node: ast.AST) -> str | None:
     match node:
         case ast.Module() | ast.Expr() | ast.Nonlocal() | ast.Return() | ast.Yield():
             return None
-        case ast.Load() | ast.Store():
-            return None
-        case ast.Name(ctx=ast.Load() | ast.Store()):
-            return None
+        case ast.expr_context() | ast.operator() | ast.unaryop() | ast.cmpop() | ast.boolop():
+            return None  # reported with the node that holds them
+        case ast.Name():
+            return None  # a deleted name is reported with its ``del``
         case ast.Constant(value=value):
             if type(value) is int:
                 return None
@@ -84,17 +84,31 @@ def _sugar(node: ast.AST) -> str | None:
     return type(node).__name__
 
 
+#: Parts of a ``def`` that the function rules remove.
+_PART_RULES = {ast.arguments: "default", ast.arg: "annotation"}
+
+
+def _rule_id(node: ast.AST) -> str:
+    """The id of the rule that removes ``node``."""
+    if type(node) in _PART_RULES:
+        return _PART_RULES[type(node)]
+    rule = find_rule(node)
+    return rule.id if rule is not None else type(node).__name__.lower()
+
+
 def find_sugar(tree: ast.AST) -> Iterator[Finding]:
     """Every node of ``tree`` outside the core, in source order."""
-    for node in ast.walk(tree):
+    todo: list[tuple[ast.AST, int, int]] = [(tree, 1, 0)]
+    while todo:
+        node, line, col = todo.pop()
+        # nodes without a position (operators, arguments) take their parent's
+        line = getattr(node, "lineno", line)
+        col = getattr(node, "col_offset", col)
+        todo.extend((child, line, col) for child in ast.iter_child_nodes(node))
         why = _sugar(node)
         if why is None:
             continue
-        rule = find_rule(node)
-        rule_id = rule.id if rule is not None else type(node).__name__.lower()
-        line = getattr(node, "lineno", 0)
-        col = getattr(node, "col_offset", 0)
-        yield Finding(line, col, rule_id, why)
+        yield Finding(line, col, _rule_id(node), why)
 
 
 def check_source(source: str, filename: str = "<string>") -> list[Finding]:

@@ -185,7 +185,24 @@ class Flow:
             orelse, j2 = self.block(node.orelse)
         finally:
             self.if_depth -= 1
+        if self._holds_real_jump([*node.body, *node.orelse]):
+            # a kept loop's real break/continue must not end up inside a while
+            return b.located([b.if_(node.test, body, orelse)], node), j1 or j2
         return self.if_(node.test, body, orelse, node), j1 or j2
+
+    def _holds_real_jump(self, stmts: list[ast.stmt]) -> bool:
+        """Whether ``stmts`` hold a real ``break``/``continue`` of a kept loop."""
+        if not self.loops or self.loops[-1].alive is not None:
+            return False
+        todo: list[ast.AST] = list(stmts)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Break | ast.Continue):
+                return True
+            if not isinstance(node, ast.While | ast.For | ast.AsyncFor | ast.FunctionDef
+                              | ast.AsyncFunctionDef | ast.ClassDef | ast.expr):
+                todo.extend(ast.iter_child_nodes(node))
+        return False
 
     # -------------------------------------------------------------- loops
     def _While(self, node: ast.While) -> tuple[list[ast.stmt], bool]:
@@ -272,7 +289,8 @@ class Flow:
 
     # ---------------------------------------------------------------- try
     def _Try(self, node: ast.Try) -> tuple[list[ast.stmt], bool]:
-        if not node.finalbody or self.keeps("try-finally"):
+        kept = self.keeps("try-finally") or self._holds_real_jump(node.body)
+        if not node.finalbody or kept:
             body, j1 = self.block(node.body)
             node.body = body or [_nothing()]
             jumps = j1
@@ -280,8 +298,11 @@ class Flow:
                 handler_body, j2 = self.block(handler.body)
                 handler.body = handler_body or [_nothing()]
                 jumps = jumps or j2
-            orelse, j3 = self.block(node.orelse)
-            node.orelse = orelse
+            if j1 and node.orelse:  # a kept else must not run after a jump out of the body
+                node.orelse = self.if_(b.load(self.go), self.nested(node.orelse), [], node)
+                j3 = True
+            else:
+                node.orelse, j3 = self.block(node.orelse)
             if node.finalbody:
                 node.finalbody, j4 = self.block(node.finalbody)
                 jumps = jumps or j4

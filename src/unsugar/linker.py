@@ -136,17 +136,18 @@ def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list
     runtime = compiled_runtime(prefix)
     assert runtime.unit is not None
     direct = {unit.names.fixed(h) for h in unit.helpers}
-    header: list[ast.stmt] = []
-    if runtime_mode == "import":
-        imported = sorted(
-            n for n in direct if n in runtime.by_name and runtime.by_name[n].module != "bootstrap"
-        )
-        header = _imports(unit, runtime, imported)
-        direct = (direct - set(imported)) | _prefixed_uses(_module(header), prefix)
     constants: dict[str, ast.expr] = {}
     for entry in [*runtime.unit.constants.values(), *unit.constants.values()]:
         constants.setdefault(entry.name, entry.value)
     direct |= {c.name for c in unit.constants.values()}
+    header: list[ast.stmt] = []
+    if runtime_mode == "import":
+        imported = _importable(runtime, constants, direct)
+        header = _imports(unit, sorted(imported))
+        runtime = CompiledRuntime(runtime.pieces, runtime.unit, {
+            name: piece for name, piece in runtime.by_name.items() if name not in imported
+        })
+        direct -= imported
     needed, used_constants = _closure(runtime, constants, direct)
     pieces = [p for p in runtime.pieces if id(p) in needed]
     boot = [p.stmt for p in pieces if p.module == "bootstrap"]
@@ -157,7 +158,7 @@ def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list
         if name.removeprefix(prefix) in BUILTIN_NAMES:
             builtins_used.add(name.removeprefix(prefix))
     captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
-    return captures + boot + consts + header + rest + body
+    return captures + boot + header + consts + rest + body
 
 
 def _module(body: list[ast.stmt]) -> ast.Module:
@@ -187,25 +188,48 @@ def _closure(
     return needed, used_constants
 
 
-def _imports(unit: Unit, runtime: CompiledRuntime, helpers: list[str]) -> list[ast.stmt]:
-    """``--runtime=import``: bind ``helpers`` from the installed package::
+def _importable(
+    runtime: CompiledRuntime, constants: dict[str, ast.expr], wanted: set[str]
+) -> set[str]:
+    """The helpers ``--runtime=import`` binds: those ``wanted`` and the constants
+    it needs refer to (not what the imported helpers use themselves)."""
+    imported: set[str] = set()
+    seen: set[str] = set()
+    todo = list(wanted)
+    while todo:
+        name = todo.pop()
+        if name in runtime.by_name:
+            imported.add(name)
+        elif name in constants and name not in seen:
+            seen.add(name)
+            todo.extend(_prefixed_uses(constants[name], runtime.unit.names.prefix))
+    return imported
 
-    _us_rt_operators = __import__("unsugar.runtime.operators", None, None, ("add",))
-    _us_add = getattr(_us_rt_operators, "add")
+
+def _imports(unit: Unit, helpers: list[str]) -> list[ast.stmt]:
+    """``--runtime=import``: bind ``helpers`` from :mod:`unsugar.linked_runtime`,
+    spelling every name as a keyword (no string constant exists yet)::
+
+        _us_rt_unsugar = __import__(next(iter(dict(unsugar=0))), fromlist=dict(linked_runtime=0))
+        _us_rt_linked = getattr(_us_rt_unsugar, next(iter(dict(linked_runtime=0))))
+        _us_global_set = getattr(_us_rt_linked, next(iter(dict(global_set=0))))
     """
-    fixed = unit.names.fixed
-    by_module: dict[str, list[str]] = {}
-    for helper in helpers:
-        by_module.setdefault(runtime.by_name[helper].module, []).append(helper)
-    out: list[ast.stmt] = []
-    for module, names in sorted(by_module.items()):
-        plain = [n.removeprefix(unit.names.prefix) for n in names]
-        holder = fixed("rt_" + module)
-        out.append(b.assign(holder, b.call(
-            unit.builtin("__import__"), unit.string(f"unsugar.runtime.{module}"),
-            unit.helper("none"), unit.helper("none"),
-            b.call(unit.helper("tuple_of"), *[unit.string(p) for p in plain]),
-        )))
-        for name, short in zip(names, plain, strict=True):
-            out.append(b.assign(name, b.call(unit.builtin("getattr"), b.load(holder), unit.string(short))))
+    if not helpers:
+        return []
+    fixed, builtin = unit.names.fixed, unit.builtin
+
+    def word(name: str) -> ast.expr:
+        return b.call(builtin("next"), b.call(builtin("iter"), b.call(builtin("dict"), **{name: b.int_(0)})))
+
+    package, linked = fixed("rt_unsugar"), fixed("rt_linked")
+    out = [
+        b.assign(package, b.call(
+            builtin("__import__"), word("unsugar"),
+            fromlist=b.call(builtin("dict"), linked_runtime=b.int_(0)),
+        )),
+        b.assign(linked, b.call(builtin("getattr"), b.load(package), word("linked_runtime"))),
+    ]
+    for name in helpers:
+        short = name.removeprefix(unit.names.prefix)
+        out.append(b.assign(name, b.call(builtin("getattr"), b.load(linked), word(short))))
     return out

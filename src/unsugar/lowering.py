@@ -37,7 +37,7 @@ T = TypeVar("T")
 #: Nodes whose insides run in a scope of their own; without a rule for them
 #: they are left untouched (rewriting their parts in place would move code
 #: out of that scope).
-OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 
 #: Statements without a rule whose expression fields are evaluated once,
 #: before anything else the statement does, so their prelude may come first.
@@ -47,6 +47,12 @@ EAGER_FIELDS: dict[type[ast.stmt], tuple[str, ...]] = {
     ast.ClassDef: ("decorator_list", "bases", "keywords"),
     ast.Delete: (),
 }
+
+#: Hooks called when a module or class body starts to be lowered, with its
+#: statements and the lowerer (``cx.scope`` is the new scope). Each returns
+#: statements that the body runs first, after its docstring (e.g. creating
+#: ``__annotations__``); a hook may also just analyse the body.
+PROLOGUES: list[Callable[[list[ast.stmt], Lowerer], list[ast.stmt]]] = []
 
 
 @dataclass
@@ -61,14 +67,16 @@ class Scope:
     node: ast.AST | None = None
 
 
-def declared(body: list[ast.stmt], kind: type[ast.Global] | type[ast.Nonlocal]) -> set[str]:
-    """Names declared ``global`` (or ``nonlocal``) directly in this scope."""
+def declared(
+    body: list[ast.stmt], kind: type[ast.Global] | type[ast.Nonlocal], class_name: str | None = None
+) -> set[str]:
+    """Names declared ``global`` (or ``nonlocal``) directly in this scope, mangled."""
     found: set[str] = set()
     todo = list(body)
     while todo:
         node = todo.pop()
         if isinstance(node, kind):
-            found.update(node.names)
+            found.update(mangle(name, class_name) for name in node.names)
         elif isinstance(
             node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
         ) or isinstance(node, OPAQUE_EXPRESSIONS):
@@ -184,7 +192,8 @@ class Lowerer:
         body = node.body if isinstance(node.body, list) else []
         return Scope(
             "function", qualname + ".<locals>.", outer.class_name,
-            declared(body, ast.Global), declared(body, ast.Nonlocal), node,
+            declared(body, ast.Global, outer.class_name),
+            declared(body, ast.Nonlocal, outer.class_name), node,
         )
 
     def qualname(self, name: str) -> str:
@@ -196,8 +205,19 @@ class Lowerer:
 
     # ----------------------------------------------------------- statements
     def module(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        with self.new_scope(Scope("module", "")):
-            return self.block(body)
+        with self.new_scope(Scope("module", "", node=ast.Module(body=body, type_ignores=[]))):
+            return self.block(self.with_prologue(body))
+
+    def with_prologue(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """``body`` (of the current module or class) with what ``PROLOGUES`` put first."""
+        first = [stmt for hook in PROLOGUES for stmt in hook(body, self)]
+        if not first:
+            return body
+        head = body[0] if body else None
+        docstring = isinstance(head, ast.Expr) and isinstance(head.value, ast.Constant) \
+            and isinstance(head.value.value, str)
+        at = 1 if docstring else 0
+        return [*body[:at], *first, *body[at:]]
 
     def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         """Lower a list of statements."""
@@ -292,7 +312,7 @@ class Lowerer:
             out.append(b.assign(done, b.int_(0)))
             exit_loop.insert(0, b.assign(done, b.int_(1)))
         loop = b.while_(
-            b.int_(1), [*prelude, b.if_(test, [], exit_loop), *self.block(node.body)]
+            b.int_(1), [*prelude, ast.If(test=test, body=[], orelse=exit_loop), *self.block(node.body)]
         )
         out.append(loop)
         if node.orelse:
@@ -312,20 +332,33 @@ class Lowerer:
         return [node]
 
     def _stmt_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
-        """A core ``def`` (the function rules removed everything else)."""
+        """A core ``def`` (the function rules removed everything else).
+
+        When the def is bound under another name than the one the function
+        shows (a ``global`` name, or the temporary of a lambda or a decorated
+        def, which sets ``shown_name``), the function is renamed right after
+        it is made: ``__name__``, ``__qualname__``, ``co_name`` and the
+        qualified names of the code nested in it.
+        """
+        shown = getattr(node, "shown_name", node.name)
         name = self.mangle(node.name)
         for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
                     node.args.vararg, node.args.kwarg):
             if arg is not None:
                 arg.arg = self.mangle(arg.arg)
-        with self.new_scope(self.function_scope(node, name)):
+        with self.new_scope(self.function_scope(node, shown)):
             node.body = self.block(node.body) or [b.ret()]
+        tail: list[ast.stmt] = []
         if name in self.scope.globals and self.scope.kind != "module" and not self.keeps("global"):
-            temp = self.temp(name)
-            node.name = temp
-            return [node, *self.block([b.assign_to(b.store(name), b.load(temp))])]
-        node.name = name
-        return [node]
+            node.name = self.temp(name)
+            tail = self.block([b.assign_to(b.store(name), b.load(node.name))])
+        # a def in a class body keeps its plain name: the compiler mangles the
+        # binding, while co_name and __qualname__ keep the plain one
+        if node.name != shown:
+            rename = b.call(self.rt("rename_function"), b.load(node.name), self.string(shown),
+                            self.string(self.qualname(shown)))
+            tail.insert(0, b.copy_location(b.expr(rename), node))
+        return [node, *tail]
 
     _stmt_AsyncFunctionDef = _stmt_FunctionDef
 
@@ -334,10 +367,11 @@ class Lowerer:
         out = self._lower_eager_fields(node)
         scope = Scope(
             "class", self.qualname(node.name) + ".", node.name,
-            declared(node.body, ast.Global), declared(node.body, ast.Nonlocal), node,
+            declared(node.body, ast.Global, node.name),
+            declared(node.body, ast.Nonlocal, node.name), node,
         )
         with self.new_scope(scope):
-            node.body = self.block(node.body) or [ast.Pass()]
+            node.body = self.block(self.with_prologue(node.body)) or [ast.Pass()]
         return [*out, node]
 
     def _kept_stmt(self, node: ast.stmt) -> list[ast.stmt]:
@@ -421,6 +455,8 @@ def _child_slots(node: ast.AST) -> list[tuple[ast.AST, str, int | None]]:
                 slots.append((node, "keys", i))
             slots.append((node, "values", i))
         return slots
+    if isinstance(node, ast.JoinedStr):  # its str constants are f-string text, not expressions
+        return [(node, "values", i) for i, v in enumerate(node.values) if not isinstance(v, ast.Constant)]
     slots = []
     for name, value in ast.iter_fields(node):
         if isinstance(value, ast.expr):

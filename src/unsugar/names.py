@@ -23,6 +23,7 @@ import ast
 import itertools
 from collections import defaultdict
 
+
 def input_names(tree: ast.AST) -> set[str]:
     """Every identifier the input spells: names, attributes, arguments, aliases."""
     names: set[str] = set()
@@ -77,6 +78,6 @@ class NameAllocator:
 
     def for_string(self, value: str) -> str:
         """A readable name for an interned string constant."""
-        if value.isidentifier() and len(value) <= 40:
+        if value.isascii() and value.isidentifier() and len(value) <= 40:  # no NFKC folding
             return self.fixed("s_" + value)
         return self.temp("str")

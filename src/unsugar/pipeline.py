@@ -49,4 +49,5 @@ def desugar(
 ) -> str:
     """Rewrite Python ``source`` into core-only Python source."""
     tree = ast.parse(source, filename)
-    return ast.unparse(desugar_tree(tree, keep=keep, runtime=runtime)) + "\n"
+    text = ast.unparse(desugar_tree(tree, keep=keep, runtime=runtime))
+    return text + "\n" if text else ""

@@ -1,1 +1,127 @@
-"""(rule family under construction)"""
+"""Comparisons: ``a < b`` is ``compare_lt(a, b)``; chains test each link once.
+
+The helpers (see :mod:`unsugar.runtime.operators`) try the reflected method
+first when the right operand's type is a proper subclass of the left's, fall
+back to identity for ``==`` and ``!=``, and raise CPython's ``'<' not
+supported between instances of ...`` otherwise. ``in`` tries
+``__contains__``, then iteration.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from unsugar import builder as b
+from unsugar.lowering import Lowerer
+from unsugar.registry import expr_rule
+
+COMPARISONS = "expressions.html#value-comparisons"
+IDENTITY = "expressions.html#is-not"
+MEMBERSHIP = "expressions.html#membership-test-operations"
+
+#: AST comparison operator -> (rule id, symbol, runtime helper, reference).
+COMPARE: dict[type[ast.cmpop], tuple[str, str, str, str]] = {
+    ast.Eq: ("eq", "==", "compare_eq", COMPARISONS),
+    ast.NotEq: ("ne", "!=", "compare_ne", COMPARISONS),
+    ast.Lt: ("lt", "<", "compare_lt", COMPARISONS),
+    ast.LtE: ("le", "<=", "compare_le", COMPARISONS),
+    ast.Gt: ("gt", ">", "compare_gt", COMPARISONS),
+    ast.GtE: ("ge", ">=", "compare_ge", COMPARISONS),
+    ast.Is: ("is", "is", "compare_is", IDENTITY),
+    ast.IsNot: ("is-not", "is not", "compare_is_not", IDENTITY),
+    ast.In: ("in", "in", "compare_in", MEMBERSHIP),
+    ast.NotIn: ("not-in", "not in", "compare_not_in", MEMBERSHIP),
+}
+
+SUMMARIES = {
+    "eq": "a == b calls __eq__ (reflected first for a subclass); identity if neither answers",
+    "ne": "a != b calls __ne__ (object's inverts __eq__); non-identity if neither answers",
+    "is": "a is b compares id(a) and id(b)",
+    "is-not": "a is not b compares id(a) and id(b)",
+    "in": "a in b calls b's __contains__, else iterates b; the result is a bool",
+    "not-in": "a not in b is the negation of a in b",
+}
+
+
+def _pair(op: ast.cmpop, left: ast.expr, right: ast.expr, cx: Lowerer) -> ast.expr:
+    """One comparison of lowered operands (a kept ``Compare`` if its rule is kept)."""
+    rule_id, _, helper, _ = COMPARE[type(op)]
+    if cx.keeps(rule_id):
+        return ast.Compare(left=left, ops=[op], comparators=[right])
+    return b.call(cx.rt(helper), left, right)
+
+
+def _register(op: type[ast.cmpop], rule_id: str, symbol: str, helper: str, reference: str) -> None:
+    @expr_rule(
+        ast.Compare,
+        id=rule_id,
+        summary=SUMMARIES.get(
+            rule_id, f"a {symbol} b calls the rich comparison of a, then the reflected one of b"
+        ),
+        before=f"a {symbol} b",
+        after=f"_us_{helper}(a, b)",
+        reference=reference,
+        applies=lambda node: len(node.ops) == 1 and isinstance(node.ops[0], op),
+    )
+    def lower_compare(node: ast.Compare, cx: Lowerer) -> ast.expr:
+        return b.call(cx.rt(helper), node.left, node.comparators[0])
+
+
+for _op, (_id, _symbol, _helper, _reference) in COMPARE.items():
+    _register(_op, _id, _symbol, _helper, _reference)
+
+
+@expr_rule(
+    ast.Compare,
+    id="compare-chain",
+    summary="a < b < c evaluates b once and stops at the first false link",
+    before="r = a < b < c",
+    after="_us_cmp_1 = a\n_us_cmp_2 = b\n_us_chain_1 = _us_compare_lt(_us_cmp_1, _us_cmp_2)\n"
+    "if _us_chain_1:\n    _us_chain_1 = _us_compare_lt(_us_cmp_2, c)\nr = _us_chain_1",
+    reference="expressions.html#comparisons",
+    applies=lambda node: len(node.ops) > 1,
+    custom_order=True,
+)
+def lower_chain(node: ast.Compare, cx: Lowerer) -> ast.expr:
+    """Operands but the last are saved; the value is the first false link's, else the
+    last's. Three links or more stay flat, a flag saying whether to go on::
+
+    r = lt(a, b); more = bool(r)
+    if more: t = c; r = lt(b, t); more = bool(r)
+    if more: r = lt(t, d)
+    """
+    result = cx.temp("chain")
+    left = cx.spill(cx.expr(node.left), "cmp")
+    right = cx.spill(cx.expr(node.comparators[0]), "cmp")
+    cx.emit(b.assign(result, _pair(node.ops[0], left, right, cx)))
+    links = list(zip(node.ops[1:], node.comparators[1:], strict=True))
+    if len(links) == 1:
+        op, comparator = links[0]
+        body, _ = _link(result, op, right, comparator, cx, save=False)
+        cx.emit(b.if_(b.load(result), body))
+        return b.load(result)
+    more = cx.temp("more")
+    cx.emit(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
+    for i, (op, comparator) in enumerate(links):
+        last = i == len(links) - 1
+        body, right = _link(result, op, right, comparator, cx, save=not last)
+        if not last:
+            body.append(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
+        cx.emit(b.if_(b.load(more), body))
+    return b.load(result)
+
+
+def _link(
+    result: str, op: ast.cmpop, left: ast.expr, comparator: ast.expr, cx: Lowerer, *, save: bool
+) -> tuple[list[ast.stmt], ast.expr]:
+    """The statements of a later link (evaluate ``comparator``, compare, store in
+    ``result``) and the comparator's value, saved to a temporary if ``save``."""
+
+    def lower() -> ast.expr:
+        right = cx.expr(comparator)
+        if save:
+            right = cx.spill(right, "cmp")
+        cx.emit(b.assign(result, _pair(op, left, right, cx)))
+        return right
+
+    return cx.capture(lower)

@@ -1,1 +1,128 @@
-"""(rule family under construction)"""
+"""Literals other than ``int``: each is a name bound once at the top of the output.
+
+Strings are built from code points (``_us_text(104, 105)``), bytes from byte
+values (``_us_octets(104, 105)``), floats and complex numbers from the
+string of their shortest repr, which rounds back to the very same value
+(``float("0.1")``, ``float("inf")`` for ``1e999``). ``True``, ``False`` and
+``None`` are the runtime's ``bool(1)``, ``bool(0)`` and ``nothing()``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from unsugar import builder as b
+from unsugar.lowering import Lowerer
+from unsugar.registry import expr_rule
+
+
+def _is(kind: type) -> Callable[[ast.Constant], bool]:
+    """A predicate: the node is a constant whose value is exactly of type ``kind``."""
+    return lambda node: type(node.value) is kind
+
+
+@expr_rule(
+    ast.Constant,
+    id="str-literal",
+    summary="a str literal is built once from its code points",
+    before='"hi"',
+    after="_us_s_hi   # _us_s_hi = _us_text(104, 105) at the top",
+    reference="lexical_analysis.html#string-and-bytes-literals",
+    applies=_is(str),
+)
+def lower_str(node: ast.Constant, cx: Lowerer) -> ast.expr:
+    return cx.string(node.value)
+
+
+@expr_rule(
+    ast.Constant,
+    id="bytes-literal",
+    summary="a bytes literal is built once from its byte values",
+    before='b"hi"',
+    after="_us_bytes_1   # _us_bytes_1 = _us_octets(104, 105) at the top",
+    reference="lexical_analysis.html#string-and-bytes-literals",
+    applies=_is(bytes),
+)
+def lower_bytes(node: ast.Constant, cx: Lowerer) -> ast.expr:
+    value: bytes = node.value
+    return cx.unit.intern(
+        (bytes, value),
+        lambda: cx.unit.names.temp("bytes"),
+        lambda: b.call(cx.rt("octets"), *[b.int_(octet) for octet in value]),
+    )
+
+
+@expr_rule(
+    ast.Constant,
+    id="float-literal",
+    summary="a float literal is float() of its repr, which gives back the same value",
+    before="0.1",
+    after='_us_float_1   # _us_float_1 = _us_float(_us_str_1) with _us_str_1 = "0.1"',
+    reference="lexical_analysis.html#floating-point-literals",
+    applies=_is(float),
+)
+def lower_float(node: ast.Constant, cx: Lowerer) -> ast.expr:
+    text = repr(node.value)  # "inf" for 1e999
+    return cx.unit.intern(
+        (float, text),
+        lambda: cx.unit.names.temp("float"),
+        lambda: b.call(cx.builtin("float"), cx.string(text)),
+    )
+
+
+@expr_rule(
+    ast.Constant,
+    id="complex-literal",
+    summary="an imaginary literal is complex() of its repr",
+    before="2j",
+    after='_us_complex_1   # _us_complex_1 = _us_complex(_us_str_1) with _us_str_1 = "2j"',
+    reference="lexical_analysis.html#imaginary-literals",
+    applies=_is(complex),
+)
+def lower_complex(node: ast.Constant, cx: Lowerer) -> ast.expr:
+    text = repr(node.value)  # "2j", "infj"; the real part of a literal is always 0.0
+    return cx.unit.intern(
+        (complex, text),
+        lambda: cx.unit.names.temp("complex"),
+        lambda: b.call(cx.builtin("complex"), cx.string(text)),
+    )
+
+
+@expr_rule(
+    ast.Constant,
+    id="true-false",
+    summary="True and False are the runtime's bool(1) and bool(0)",
+    before="True",
+    after="_us_true",
+    reference="lexical_analysis.html#keywords",
+    applies=_is(bool),
+)
+def lower_bool(node: ast.Constant, cx: Lowerer) -> ast.expr:
+    return cx.rt("true" if node.value else "false")
+
+
+@expr_rule(
+    ast.Constant,
+    id="none",
+    summary="None is the runtime's result of a function that returns nothing",
+    before="None",
+    after="_us_none",
+    reference="lexical_analysis.html#keywords",
+    applies=lambda node: node.value is None,
+)
+def lower_none(node: ast.Constant, cx: Lowerer) -> ast.expr:
+    return cx.none()
+
+
+@expr_rule(
+    ast.Constant,
+    id="ellipsis",
+    summary="... is the builtin Ellipsis",
+    before="...",
+    after="_us_Ellipsis",
+    reference="expressions.html#atom-literals",
+    applies=lambda node: node.value is Ellipsis,
+)
+def lower_ellipsis(node: ast.Constant, cx: Lowerer) -> ast.expr:
+    return cx.builtin("Ellipsis")

@@ -1,1 +1,91 @@
-"""(rule family under construction)"""
+"""Binary and unary operators: each is a call of its runtime helper.
+
+``a + b`` is ``binary_add(a, b)``: the helper looks ``__add__`` and
+``__radd__`` up on the operands' types and tries them in CPython's order
+(see :mod:`unsugar.runtime.operators`). Both operands are evaluated first,
+left to right, as the call's arguments are. ``not`` belongs to the boolean
+family.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from unsugar import builder as b
+from unsugar.lowering import Lowerer
+from unsugar.registry import expr_rule
+
+ARITHMETIC = "expressions.html#binary-arithmetic-operations"
+SHIFTING = "expressions.html#shifting-operations"
+BITWISE = "expressions.html#binary-bitwise-operations"
+
+#: AST operator -> (symbol, special method, reference) of the 13 binary operators.
+BINARY: dict[type[ast.operator], tuple[str, str, str]] = {
+    ast.Add: ("+", "__add__", ARITHMETIC),
+    ast.Sub: ("-", "__sub__", ARITHMETIC),
+    ast.Mult: ("*", "__mul__", ARITHMETIC),
+    ast.MatMult: ("@", "__matmul__", ARITHMETIC),
+    ast.Div: ("/", "__truediv__", ARITHMETIC),
+    ast.FloorDiv: ("//", "__floordiv__", ARITHMETIC),
+    ast.Mod: ("%", "__mod__", ARITHMETIC),
+    ast.Pow: ("**", "__pow__", ARITHMETIC),
+    ast.LShift: ("<<", "__lshift__", SHIFTING),
+    ast.RShift: (">>", "__rshift__", SHIFTING),
+    ast.BitOr: ("|", "__or__", BITWISE),
+    ast.BitXor: ("^", "__xor__", BITWISE),
+    ast.BitAnd: ("&", "__and__", BITWISE),
+}
+
+#: AST unary operator -> (rule id, symbol, special method); ``not`` is elsewhere.
+UNARY: dict[type[ast.unaryop], tuple[str, str, str]] = {
+    ast.USub: ("neg", "-", "__neg__"),
+    ast.UAdd: ("pos", "+", "__pos__"),
+    ast.Invert: ("invert", "~", "__invert__"),
+}
+
+
+def binary_helper(op: ast.operator) -> str:
+    """The runtime helper of a binary operator: ``binary_add`` for ``ast.Add``."""
+    return "binary_" + type(op).__name__.lower()
+
+
+def inplace_helper(op: ast.operator) -> str:
+    """The runtime helper of an augmented assignment: ``inplace_add`` for ``+=``."""
+    return "inplace_" + type(op).__name__.lower()
+
+
+def _register_binary(op: type[ast.operator], symbol: str, method: str, reference: str) -> None:
+    rule_id = op.__name__.lower()
+    reflected = "__r" + method[2:]
+
+    @expr_rule(
+        ast.BinOp,
+        id=rule_id,
+        summary=f"a {symbol} b calls {method} of a's type, then {reflected} of b's",
+        before=f"a {symbol} b",
+        after=f"_us_binary_{rule_id}(a, b)",
+        reference=reference,
+        applies=lambda node: isinstance(node.op, op),
+    )
+    def lower_binary(node: ast.BinOp, cx: Lowerer) -> ast.expr:
+        return b.call(cx.rt(binary_helper(node.op)), node.left, node.right)
+
+
+def _register_unary(op: type[ast.unaryop], rule_id: str, symbol: str, method: str) -> None:
+    @expr_rule(
+        ast.UnaryOp,
+        id=rule_id,
+        summary=f"{symbol}x calls {method} of x's type",
+        before=f"{symbol}x",
+        after=f"_us_unary_{rule_id}(x)",
+        reference="expressions.html#unary-arithmetic-and-bitwise-operations",
+        applies=lambda node: isinstance(node.op, op),
+    )
+    def lower_unary(node: ast.UnaryOp, cx: Lowerer) -> ast.expr:
+        return b.call(cx.rt("unary_" + rule_id), node.operand)
+
+
+for _op, (_symbol, _method, _reference) in BINARY.items():
+    _register_binary(_op, _symbol, _method, _reference)
+for _uop, (_id, _symbol, _method) in UNARY.items():
+    _register_unary(_uop, _id, _symbol, _method)

@@ -23,10 +23,14 @@ def lower_pass(node: ast.Pass, cx: Lowerer) -> list[ast.stmt]:
 @stmt_rule(
     ast.Global,
     id="global",
-    summary="global is dropped; stores to the name go to the module's dict",
+    summary="global is dropped; stores and deletes of the name go to the module's dict",
     before="def f():\n    global n\n    n = 1",
     after="def f():\n    _us_global_set(_us_s_n, 1)",
     reference="simple_stmts.html#the-global-statement",
 )
 def lower_global(node: ast.Global, cx: Lowerer) -> list[ast.stmt]:
+    """Every binding of a declared name ends as a plain assignment, which the
+    lowering turns into ``global_set``; ``del`` uses ``global_delete``. Reads
+    need nothing: a name the function never binds is global.
+    """
     return []

@@ -1,1 +1,61 @@
-"""(rule family under construction)"""
+"""``with``: the context manager protocol of PEP 343, as CPython runs it."""
+
+from __future__ import annotations
+
+import ast
+
+from unsugar import builder as b
+from unsugar.lowering import Lowerer
+from unsugar.registry import stmt_rule
+
+
+@stmt_rule(
+    ast.With,
+    id="with",
+    summary="with: __enter__/__exit__ looked up on the type, __exit__ called once on every way out",
+    before="with m as v:\n    f(v)",
+    after="_us_exit_1 = m\n_us_enter_1 = _us_context_enter_method(_us_exit_1)\n"
+    "_us_exit_1 = _us_context_exit_method(_us_exit_1)\n_us_enter_1 = _us_enter_1()\n"
+    "_us_normal_1 = 1\ntry:\n    try:\n        v = _us_enter_1\n        f(v)\n    except:\n"
+    "        _us_normal_1 = 0\n        if _us_context_exit_error(_us_exit_1):\n            pass\n"
+    "        else:\n            raise\nfinally:\n    _us_enter_1 = None\n    if _us_normal_1:\n"
+    "        _us_exit_1(None, None, None)\n    _us_exit_1 = None",
+    reference="compound_stmts.html#the-with-statement",
+)
+def lower_with(node: ast.With, cx: Lowerer) -> list[ast.stmt]:
+    """Several items nest: ``with a, b: S`` is ``with a: with b: S``.
+
+    ``__enter__`` and then ``__exit__`` are looked up (and bound) before
+    ``__enter__`` is called. The ``as`` target is assigned inside the
+    protected block. An exception calls ``__exit__(type, value, traceback)``
+    and is re-raised unless the result is true; leaving any other way
+    (falling off the end, ``return``, ``break``, ``continue``) calls
+    ``__exit__(None, None, None)``, through the ``finally``. Each temporary
+    is reused as soon as its value is no longer needed and cleared at the
+    end, so that the manager is released when CPython would release it.
+    """
+    item, *rest = node.items
+    body = node.body
+    if rest:
+        body = [b.copy_location(ast.With(items=rest, body=body), node)]
+    leave, enter, normal = cx.temp("exit"), cx.temp("enter"), cx.temp("normal")
+    none = cx.none()
+    if item.optional_vars is not None:
+        body = [b.assign_to(item.optional_vars, b.load(enter)), *body]
+    on_error = [
+        b.assign(normal, b.int_(0)),
+        b.if_(b.call(cx.rt("context_exit_error"), b.load(leave)), [ast.Pass()], [b.raise_()]),
+    ]
+    on_leaving = [
+        b.assign(enter, none),
+        b.if_(b.load(normal), [b.expr(b.call(b.load(leave), none, none, none))]),
+        b.assign(leave, none),
+    ]
+    return [
+        b.assign(leave, item.context_expr),
+        b.assign(enter, b.call(cx.rt("context_enter_method"), b.load(leave))),
+        b.assign(leave, b.call(cx.rt("context_exit_method"), b.load(leave))),
+        b.assign(enter, b.call(b.load(enter))),
+        b.assign(normal, b.int_(1)),
+        b.try_finally([b.try_except(body, on_error)], on_leaving),
+    ]

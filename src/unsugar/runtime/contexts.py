@@ -1,1 +1,72 @@
-"""(helpers under construction)"""
+"""Context managers: ``__enter__`` and ``__exit__`` looked up as CPython does.
+
+A special method is looked up on the type (never the instance) along its
+MRO, then bound with the ``__get__`` of its own type, if it has one
+(``_PyObject_LookupSpecial``).
+"""
+
+context_missing = object()
+context_type_mro = type.__dict__["__mro__"]
+context_type_namespace = type.__dict__["__dict__"]
+context_handled_exception = __import__("sys").exception
+context_traceback_slot = BaseException.__traceback__
+
+
+def context_type_lookup(klass, name):
+    """``_PyType_Lookup``: ``name`` in the namespaces of the MRO of ``klass``."""
+    for base in context_type_mro.__get__(klass):
+        namespace = context_type_namespace.__get__(base)
+        if name in namespace:
+            return namespace[name]
+    return context_missing
+
+
+def context_special(value, name):
+    """``type(value).name`` bound to ``value``, or ``context_missing``."""
+    klass = type(value)
+    found = context_type_lookup(klass, name)
+    if found is context_missing:
+        return found
+    bind = context_type_lookup(type(found), "__get__")
+    if bind is context_missing:
+        return found
+    return bind(found, value, klass)
+
+
+def context_type_name(klass):
+    """The C ``tp_name`` of a class: ``module.Name`` for static types not in builtins."""
+    name = klass.__name__
+    if klass.__flags__ & 512:  # Py_TPFLAGS_HEAPTYPE
+        return name
+    module = klass.__module__
+    if module == "builtins":
+        return name
+    return module + "." + name
+
+
+def context_enter_method(manager):
+    """The bound ``__enter__`` of ``manager``."""
+    enter = context_special(manager, "__enter__")
+    if enter is context_missing:
+        raise TypeError(
+            "'" + context_type_name(type(manager))
+            + "' object does not support the context manager protocol"
+        )
+    return enter
+
+
+def context_exit_method(manager):
+    """The bound ``__exit__`` of ``manager``."""
+    leave = context_special(manager, "__exit__")
+    if leave is context_missing:
+        raise TypeError(
+            "'" + context_type_name(type(manager))
+            + "' object does not support the context manager protocol (missed __exit__ method)"
+        )
+    return leave
+
+
+def context_exit_error(leave):
+    """``__exit__(type, value, traceback)`` of the exception being handled."""
+    value = context_handled_exception()
+    return leave(type(value), value, context_traceback_slot.__get__(value))

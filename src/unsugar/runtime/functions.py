@@ -1,1 +1,119 @@
-"""(helpers under construction)"""
+"""Finishing function objects: names, defaults, annotations, docstrings.
+
+A rewritten ``def`` is a core ``def``; what the original syntax gave the
+function object (its defaults, annotations, docstring, and for a lambda, a
+decorated function or a private method, its very name) is set on it right
+after it is created, before anything else can see it.
+
+These helpers use no operators or comparisons: they call methods.
+"""
+
+functions_sys = __import__("sys")
+
+
+def rename_function(fn, name, qualname):
+    """Give ``fn`` the ``__name__``, ``__qualname__`` and ``co_name`` it would
+    have had: ``def _us_lambda_1`` becomes ``<lambda>``. Code objects nested
+    in it get their qualified names fixed too (``f.<locals>.g``)."""
+    code = fn.__code__
+    consts = requalified_consts(
+        code.co_consts, str.__add__(code.co_qualname, "."), str.__add__(qualname, ".")
+    )
+    fn.__code__ = code.replace(co_name=name, co_qualname=qualname, co_consts=consts)
+    fn.__name__ = name
+    fn.__qualname__ = qualname
+    return fn
+
+
+def requalified_consts(consts, old, new):
+    """``consts`` with every code object whose qualified name starts with
+    ``old`` renamed to start with ``new``, at any depth."""
+    out = list(consts)
+    code_type = type(rename_function.__code__)
+    index = 0
+    while int.__lt__(index, len(out)):
+        item = list.__getitem__(out, index)
+        if isinstance(item, code_type):
+            qualname = item.co_qualname
+            if str.startswith(qualname, old):
+                qualname = str.__add__(new, str.__getitem__(qualname, slice(len(old), None)))
+            list.__setitem__(out, index, item.replace(
+                co_qualname=qualname, co_consts=requalified_consts(item.co_consts, old, new),
+            ))
+        index = int.__add__(index, 1)
+    return tuple(out)
+
+
+def set_function_defaults(fn, defaults, kwdefaults):
+    """``__defaults__`` (a tuple or None) and ``__kwdefaults__`` (a dict or None)."""
+    fn.__defaults__ = defaults
+    fn.__kwdefaults__ = kwdefaults
+
+
+def annotation_dict(*pairs):
+    """``annotation_dict("x", int, "return", str)`` is ``{"x": int, "return": str}``."""
+    out = dict()
+    index = 0
+    while int.__lt__(index, len(pairs)):
+        dict.__setitem__(out, tuple.__getitem__(pairs, index), tuple.__getitem__(pairs, int.__add__(index, 1)))
+        index = int.__add__(index, 2)
+    return out
+
+
+def set_function_annotations(fn, annotations):
+    fn.__annotations__ = annotations
+
+
+def starred_annotation(value):
+    """The annotation ``*Ts`` of ``*args``: the one item ``value`` unpacks to."""
+    kind = type(value)
+    if not hasattr(kind, "__iter__") and not hasattr(kind, "__getitem__"):
+        raise TypeError(str.format("cannot unpack non-iterable {} object", kind.__name__))
+    items = iter(value)
+    end = object()
+    first = next(items, end)
+    if int.__eq__(id(first), id(end)):
+        raise ValueError("not enough values to unpack (expected 1, got 0)")
+    if not int.__eq__(id(next(items, end)), id(end)):
+        raise ValueError("too many values to unpack (expected 1)")
+    return first
+
+
+def docstrings_kept():
+    """False under ``python -OO``, which drops docstrings."""
+    return int.__lt__(functions_sys.flags.optimize, 2)
+
+
+def docstring_text(doc):
+    """A docstring as the running CPython stores it: from 3.13 on, the
+    compiler removes the indentation of its lines (not as ``inspect.cleandoc``:
+    only spaces after tabs are expanded, and no line is dropped)."""
+    if not docstrings_kept():
+        return None
+    if int.__lt__(functions_sys.version_info.minor, 13):
+        return doc
+    lines = str.split(str.expandtabs(doc), "\n")
+    margin = 0
+    found = False
+    index = 1
+    while int.__lt__(index, len(lines)):
+        line = list.__getitem__(lines, index)
+        rest = str.lstrip(line, " ")
+        if rest:
+            indent = int.__sub__(len(line), len(rest))
+            if not found or int.__lt__(indent, margin):
+                margin = indent
+                found = True
+        index = int.__add__(index, 1)
+    list.__setitem__(lines, 0, str.lstrip(list.__getitem__(lines, 0), " "))
+    index = 1
+    while int.__lt__(index, len(lines)):
+        line = list.__getitem__(lines, index)
+        indent = int.__sub__(len(line), len(str.lstrip(line, " ")))
+        list.__setitem__(lines, index, str.__getitem__(line, slice(min(indent, margin), None)))
+        index = int.__add__(index, 1)
+    return str.join("\n", lines)
+
+
+def set_function_doc(fn, doc):
+    fn.__doc__ = docstring_text(doc)

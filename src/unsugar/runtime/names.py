@@ -1,8 +1,84 @@
-"""Module-level names: ``global`` stores and deletes go through the module's dict."""
+"""Names: ``global`` stores and deletes, ``del`` of names, reads of deleted locals.
 
-module_dict = globals()
+The module and class helpers act on the namespace of the frame that calls
+them, so they work the same whether the runtime is inlined or imported.
+A function has no way to unbind a local in core syntax: ``del x`` stores
+``unbound_marker`` in ``x``, and reads of such a variable check for it.
+
+Also ``not``, a truth test that needs no operator.
+"""
+
+frame_of_caller = __import__("sys")._getframe
+unbound_marker = object()
 
 
 def global_set(name, value):
     """``global name; name = value`` inside a function."""
-    module_dict[name] = value
+    dict.__setitem__(frame_of_caller(1).f_globals, name, value)
+
+
+def global_delete(name):
+    """``global name; del name``: the module's dict, NameError when missing."""
+    missing = False
+    try:
+        dict.__delitem__(frame_of_caller(1).f_globals, name)
+    except KeyError:
+        missing = True
+    if missing:
+        raise NameError(f"name '{name}' is not defined", name=name)
+
+
+def namespace_delete(name):
+    """``del name`` in a module or class body: its namespace, NameError on any failure."""
+    namespace = frame_of_caller(1).f_locals
+    failed = False
+    try:
+        type(namespace).__delitem__(namespace, name)
+    except:  # noqa: E722  (CPython turns every failure into NameError)
+        failed = True
+    if failed:
+        raise NameError(f"name '{name}' is not defined", name=name)
+
+
+def unbound_local_message(name):
+    return f"cannot access local variable '{name}' where it is not associated with a value"
+
+
+def unbound_free_message(name):
+    return (
+        f"cannot access free variable '{name}' where it is not associated with a value"
+        " in enclosing scope"
+    )
+
+
+def local_value(value, name):
+    """A read of local ``name``, which ``del`` may have unbound."""
+    if value is unbound_marker:
+        raise UnboundLocalError(unbound_local_message(name), name=name)
+    return value
+
+
+def free_value(value, name):
+    """A read of ``name`` from an enclosing function, which ``del`` may have unbound."""
+    if value is unbound_marker:
+        raise NameError(unbound_free_message(name), name=name)
+    return value
+
+
+def unbind_local(value, name):
+    """``del name`` of a local: ``name = unbind_local(name, "name")``."""
+    local_value(value, name)
+    return unbound_marker
+
+
+def unbind_free(value, name):
+    """``nonlocal name; del name``: ``name = unbind_free(name, "name")``."""
+    free_value(value, name)
+    return unbound_marker
+
+
+def logical_not(value):
+    """``not value``: one truth test, a real ``bool``."""
+    if value:
+        return bool(0)
+    return bool(1)

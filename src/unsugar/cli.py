@@ -1,0 +1,375 @@
+"""The command line (SPEC section 5)::
+
+    unsugar FILE.py [-o OUT.py]          unsugar check PATH...
+    unsugar SRC_DIR -o OUT_DIR           unsugar rules [--markdown]
+    unsugar - < FILE.py                  unsugar explain RULE
+    unsugar --in-place PATH...
+    unsugar --diff PATH...
+
+Exit codes: 0 success; 1 a file failed (syntax error, undecodable) or
+``check`` found sugar; 2 usage error. Errors go to stderr as
+``FILE:LINE:COL: message``. Outputs are written to a temporary file in the
+same directory and renamed, so a failure never leaves a half-written file;
+the other files of the run are still processed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import io
+import os
+import shutil
+import sys
+import tempfile
+import tokenize
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+from unsugar import __version__
+from unsugar.checker import check_source
+from unsugar.pipeline import UnknownRuleError, check_keep, desugar
+from unsugar.registry import Rule, load_all
+
+STDIN = "-"
+
+
+class Failure(Exception):
+    """A file that could not be processed; the message is what stderr shows."""
+
+
+# ------------------------------------------------------------------ reading
+def decode(data: bytes, name: str) -> str:
+    """``data`` decoded as PEP 263 says (BOM, coding cookie, else UTF-8), newlines as ``\\n``."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # an unknown encoding, or a cookie that contradicts a BOM
+        raise Failure(f"{name}:1:1: {exc.msg}") from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise Failure(f"{name}:{line}:{col}: cannot decode as {encoding}: {exc.reason}") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_source(path: str) -> str:
+    """The text of ``path`` (``-`` is standard input)."""
+    if path == STDIN:
+        return decode(sys.stdin.buffer.read(), "<stdin>")
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise Failure(f"{path}: {exc.strerror or exc}") from None
+    return decode(data, path)
+
+
+def display_name(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+def python_files(path: str) -> Iterator[str]:
+    """``path`` itself, or every ``.py`` file under the directory ``path``."""
+    if not os.path.isdir(path):
+        yield path
+        return
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        yield from (os.path.join(root, f) for f in sorted(files) if f.endswith(".py"))
+
+
+# ---------------------------------------------------------------- rewriting
+def convert(text: str, name: str, args: argparse.Namespace) -> str:
+    """The desugared form of ``text``; a ``#!`` line is kept."""
+    try:
+        out = desugar(text, filename=name, keep=args.keep, runtime=args.runtime)
+    except SyntaxError as exc:
+        raise Failure(f"{name}:{exc.lineno or 1}:{exc.offset or 1}: {exc.msg}") from None
+    except RecursionError:
+        raise Failure(f"{name}: too deeply nested to desugar") from None
+    except Exception as exc:  # noqa: BLE001  (one file's failure must not stop the run)
+        raise Failure(f"{name}: cannot desugar: {type(exc).__name__}: {exc}") from None
+    if text.startswith("#!"):
+        out = text.partition("\n")[0] + "\n" + out
+    return out
+
+
+def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename.
+
+    The file keeps the mode of ``path`` if it exists, else takes that of
+    ``mode_from`` (the input), else the default for new files.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        model = path if path.exists() else mode_from
+        if model is not None and model.exists():
+            shutil.copymode(model, temp)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def copy_atomic(source: Path, target: Path) -> None:
+    """Copy ``source`` (with its mode and times) to ``target`` via a rename."""
+    try:
+        write_atomic(target, source.read_bytes(), source)
+        shutil.copystat(source, target)
+    except OSError as exc:
+        raise Failure(f"{exc.filename or source}: {exc.strerror or exc}") from None
+
+
+def convert_file(path: str, target: Path | None, args: argparse.Namespace) -> None:
+    """Desugar ``path`` to ``target`` (``None``: standard output)."""
+    out = convert(read_source(path), display_name(path), args)
+    if target is None:
+        sys.stdout.write(out)
+        return
+    source = None if path == STDIN else Path(path)
+    try:
+        write_atomic(target, out.encode("utf-8"), source)
+    except OSError as exc:
+        raise Failure(f"{target}: {exc.strerror or exc}") from None
+
+
+def diff_file(path: str, args: argparse.Namespace) -> None:
+    """Print the unified diff from ``path`` to its desugared form."""
+    name = display_name(path)
+    text = read_source(path)
+    out = convert(text, name, args)
+    sys.stdout.writelines(difflib.unified_diff(
+        text.splitlines(keepends=True), out.splitlines(keepends=True),
+        fromfile=name, tofile=name, fromfiledate="original", tofiledate="desugared",
+    ))
+
+
+def tree_jobs(source: Path, target: Path) -> Iterator[tuple[Path, Path]]:
+    """Pairs (input file, output file) mirroring the tree ``source`` under ``target``."""
+    skip = target.resolve()
+    for root, dirs, files in os.walk(source):
+        here = Path(root)
+        dirs[:] = sorted(
+            d for d in dirs if d != "__pycache__" and (here / d).resolve() != skip
+        )
+        for name in sorted(files):
+            yield here / name, target / (here / name).relative_to(source)
+
+
+def run_jobs(jobs: Iterable[Callable[[], None]]) -> int:
+    """Run every job; report failures and go on. The exit code."""
+    status = 0
+    for job in jobs:
+        try:
+            job()
+        except Failure as failure:
+            print(failure, file=sys.stderr)
+            status = 1
+    return status
+
+
+# ------------------------------------------------------------------ parsers
+def _keep_list(values: list[str] | None) -> tuple[str, ...]:
+    ids = [part.strip() for value in values or () for part in value.split(",")]
+    return tuple(dict.fromkeys(i for i in ids if i))
+
+
+def desugar_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="unsugar",
+        description="Rewrite Python modules into Minimum Viable Python: ten pieces of "
+        "syntax, same behaviour.",
+        epilog="other commands: 'unsugar check PATH...', 'unsugar rules [--markdown]', "
+        "'unsugar explain RULE'",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="a .py file, a directory, or '-' for standard input")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="write to OUT (a file, or a directory for a directory input)")
+    parser.add_argument("--in-place", action="store_true", help="rewrite the files where they are")
+    parser.add_argument("--diff", action="store_true",
+                        help="print a unified diff against the input instead of the output")
+    parser.add_argument("--keep", action="append", metavar="RULE,...",
+                        help="keep the sugar of these rules (see 'unsugar rules')")
+    parser.add_argument("--runtime", choices=("inline", "import"), default="inline",
+                        help="inline the helpers the output uses (default) or import them "
+                        "from the installed package")
+    parser.add_argument("--version", action="version", version=f"unsugar {__version__}")
+    return parser
+
+
+def desugar_command(argv: Sequence[str]) -> int:
+    parser = desugar_parser()
+    args = parser.parse_args(argv)
+    args.keep = _keep_list(args.keep)
+    try:
+        check_keep(args.keep)
+    except UnknownRuleError as exc:
+        parser.error(f"--keep: {exc}; see 'unsugar rules'")
+    paths: list[str] = args.paths
+    if not paths:
+        parser.error("nothing to do: give a file, a directory or '-'")
+    if sum(map(bool, (args.output, args.in_place, args.diff))) > 1:
+        parser.error("-o, --in-place and --diff exclude each other")
+    if paths.count(STDIN) > 1 or (args.in_place and STDIN in paths):
+        parser.error("'-' (standard input) can be given once, and not with --in-place")
+    if args.diff:
+        return run_jobs(
+            lambda f=f: diff_file(f, args) for p in paths for f in python_files(p)
+        )
+    if args.in_place:
+        return run_jobs(
+            lambda f=f: convert_file(f, Path(f), args) for p in paths for f in python_files(p)
+        )
+    if len(paths) > 1:
+        parser.error("several inputs need --in-place or --diff")
+    (path,) = paths
+    if os.path.isdir(path):
+        if not args.output:
+            parser.error(f"{path} is a directory: give -o OUT_DIR, --in-place or --diff")
+        return run_jobs(
+            (lambda s=src, t=dst: convert_file(str(s), t, args)) if src.suffix == ".py"
+            else (lambda s=src, t=dst: copy_atomic(s, t))
+            for src, dst in tree_jobs(Path(path), Path(args.output))
+        )
+    target = None
+    if args.output:
+        target = Path(args.output)
+        if target.is_dir():
+            target = target / ("stdin.py" if path == STDIN else Path(path).name)
+    return run_jobs([lambda: convert_file(path, target, args)])
+
+
+def check_command(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="unsugar check",
+        description="List the syntax outside Minimum Viable Python as FILE:LINE:COL: RULE "
+        "message; exit 1 if there is any.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files, directories or '-'")
+    args = parser.parse_args(argv)
+
+    status = 0
+    for path in args.paths:
+        for file in python_files(path):
+            try:
+                status |= check_file(file)
+            except Failure as failure:
+                print(failure, file=sys.stderr)
+                status = 1
+    return status
+
+
+def check_file(path: str) -> int:
+    """Print the sugar left in ``path``; 1 if there is any."""
+    name = display_name(path)
+    text = read_source(path)
+    try:
+        findings = check_source(text, name)
+    except SyntaxError as exc:
+        raise Failure(f"{name}:{exc.lineno or 1}:{exc.offset or 1}: {exc.msg}") from None
+    for finding in findings:
+        print(finding.format(name))
+    return 1 if findings else 0
+
+
+def rules_command(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="unsugar rules", description="Every rule: id, summary and example."
+    )
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the table of the README instead")
+    args = parser.parse_args(argv)
+    sys.stdout.write(rules_markdown() if args.markdown else rules_text())
+    return 0
+
+
+def explain_command(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="unsugar explain", description="What a rule does: summary, example, reference."
+    )
+    parser.add_argument("rule", metavar="RULE")
+    args = parser.parse_args(argv)
+    rules = load_all()
+    rule = rules.get(args.rule)
+    if rule is None:
+        close = difflib.get_close_matches(args.rule, rules, n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        parser.error(f"unknown rule {args.rule!r}{hint}; see 'unsugar rules'")
+    sys.stdout.write(explain_text(rule))
+    return 0
+
+
+# ----------------------------------------------------------- rule listings
+def _indent(text: str, by: str) -> str:
+    return "".join(by + line + "\n" for line in text.splitlines())
+
+
+def rules_text() -> str:
+    """``unsugar rules``: every rule with its summary and example."""
+    parts = []
+    for rule in load_all().values():
+        parts.append(
+            f"{rule.id}: {rule.summary}\n  before:\n{_indent(rule.before, '    ')}"
+            f"  after:\n{_indent(rule.after, '    ')}"
+        )
+    return "\n".join(parts)
+
+
+def explain_text(rule: Rule) -> str:
+    """``unsugar explain RULE``."""
+    return (
+        f"{rule.id}: {rule.summary}\n\nfamily: {rule.family}\nreference: {rule.reference}\n\n"
+        f"before:\n{_indent(rule.before, '    ')}\nafter:\n{_indent(rule.after, '    ')}"
+    )
+
+
+def _cell(code: str) -> str:
+    """``code`` in one Markdown table cell (lines joined by ``<br>``, indents kept)."""
+    lines = []
+    for line in code.splitlines():
+        escaped = (
+            line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("|", "&#124;")
+        )
+        body = escaped.lstrip(" ")
+        lines.append("&nbsp;" * (len(escaped) - len(body)) + body)
+    return "<code>" + "<br>".join(lines) + "</code>"
+
+
+def rules_markdown() -> str:
+    """The README's rules table."""
+    lines = ["| rule | what it does | before | after |", "|---|---|---|---|"]
+    for rule in load_all().values():
+        summary = rule.summary.replace("|", "\\|")
+        lines.append(
+            f"| [`{rule.id}`]({rule.reference}) | {summary} | {_cell(rule.before)} "
+            f"| {_cell(rule.after)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------- main
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    commands = {"check": check_command, "rules": rules_command, "explain": explain_command}
+    try:
+        if args and args[0] == "run":
+            print("unsugar: error: 'unsugar run' is not available yet", file=sys.stderr)
+            return 2
+        if args and args[0] in commands:
+            return commands[args[0]](args[1:])
+        return desugar_command(args)
+    except SystemExit as exit:  # argparse: --help (0) and usage errors (2)
+        return exit.code if isinstance(exit.code, int) else 2

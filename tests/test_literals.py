@@ -1,0 +1,164 @@
+"""Literals: str-literal, bytes-literal, float-literal, complex-literal, true-false, none, ellipsis."""
+
+import pytest
+from difftest import assert_same
+
+ALL_BYTES = repr(bytes(range(256)))
+
+STR = {
+    "ascii_and_empty": """
+        a = "hello"
+        e = ""
+        print(a, e, len(e), sep="|")
+    """,
+    "non_ascii": """
+        s = "héllo wörld ☃ 𝄞 日本"
+        print(len(s), ascii(s))
+    """,
+    "nul_and_controls": """
+        s = "a\\x00b\\n\\t\\r\\x7f"
+        print(len(s), repr(s))
+    """,
+    "lone_surrogates": """
+        s = "\\ud800x\\udfff"
+        print(len(s), ascii(s))
+    """,
+    "long_and_not_identifier": """
+        s = "a long string that is not an identifier, with spaces: 1 + 2 = 3!"
+        t = "123abc"
+        print(s, t)
+    """,
+    "names_of_helpers_are_plain_strings": """
+        print("join", "text", "octets", "none", "true", "_us_text", "print")
+    """,
+    "same_literal_is_same_object": """
+        a = "shared"
+        b = "shared"
+        print(len({id(a), id(b)}), a, b)
+    """,
+    "in_nested_function": """
+        def f():
+            def g():
+                return "inner"
+            return "outer", g()
+        r = f()
+    """,
+    "keyword_argument_values": """
+        print("a", "b", sep="-", end="!\\n")
+    """,
+}
+
+BYTES = {
+    "all_byte_values": f"""
+        b = {ALL_BYTES}
+        print(len(b), b)
+    """,
+    "empty_and_ascii": """
+        e = b""
+        h = b"hi"
+        print(e, h, type(h))
+    """,
+    "bytes_and_str_differ": """
+        s = "ab"
+        b = b"ab"
+        print(repr(s), repr(b))
+    """,
+}
+
+FLOAT = {
+    "tenth": """
+        x = 0.1
+        print(repr(x), float.hex(x))
+    """,
+    "subnormals": """
+        x = 1e-320
+        y = 5e-324
+        print(repr(x), float.hex(x), repr(y), float.hex(y))
+    """,
+    "huge": """
+        x = 1e308
+        y = 1.7976931348623157e308
+        print(repr(x), float.hex(x), repr(y), float.hex(y))
+    """,
+    "overflow_to_inf": """
+        x = 1e999
+        print(repr(x), type(x))
+    """,
+    "integral_and_zero": """
+        a = 1.0
+        z = 0.0
+        big = 123456789012345678901234567890.0
+        print(repr(a), repr(z), float.hex(z), repr(big))
+    """,
+    "many_digits_round_the_same": """
+        x = 0.1000000000000000055511151231257827
+        y = 2.5e-5
+        print(repr(x), repr(y))
+    """,
+    "shadowed_float_builtin": """
+        float = int
+        x = 1.5
+        print(repr(x), type(x).__name__)
+    """,
+}
+
+COMPLEX = {
+    "imaginary": """
+        a = 2j
+        z = 0j
+        print(repr(a), repr(z), a.real, a.imag, z.real)
+    """,
+    "infinite_and_tiny": """
+        a = 1e999j
+        b = 1.5e-320j
+        print(repr(a), repr(b), b.imag)
+    """,
+    "shadowed_complex_builtin": """
+        complex = str
+        a = 3.25j
+        print(repr(a), type(a).__name__)
+    """,
+}
+
+SINGLETONS = {
+    "true_false": """
+        t = True
+        f = False
+        print(t, f, type(t).__name__, int(t), int(f))
+    """,
+    "none": """
+        n = None
+        print(n, type(n).__name__)
+    """,
+    "ellipsis": """
+        e = ...
+        print(e, type(e).__name__)
+    """,
+    "shadowed_builtins": """
+        Ellipsis = 5
+        bool = str
+        e = ...
+        t = True
+        print(e, t, type(t).__name__)
+    """,
+    "none_from_function": """
+        def f():
+            return None
+        r = f()
+    """,
+}
+
+FAMILIES = {
+    "str-literal": STR,
+    "bytes-literal": BYTES,
+    "float-literal": FLOAT,
+    "complex-literal": COMPLEX,
+    "singletons": SINGLETONS,
+}
+
+
+@pytest.mark.parametrize(
+    ("rule", "name"), [(rule, name) for rule, cases in FAMILIES.items() for name in sorted(cases)]
+)
+def test_literals(rule, name):
+    assert_same(FAMILIES[rule][name])
