@@ -83,7 +83,7 @@ CASES = {
                     log.append(("finally", mode, n))
                 log.append("after")
             return "end"
-        results = [f(m) for m in ("break", "continue", "return", "none")]
+        results = f("break"), f("continue"), f("return"), f("none")
     """,
     "finally_with_exception_chains": """
         def f():

@@ -396,7 +396,11 @@ LAMBDA = {
         try:
             f()
         except NameError as e:
-            print([frame.name for frame in tb.extract_tb(e.__traceback__)])
+            names = []
+            for frame in tb.extract_tb(e.__traceback__):
+                names.append(frame.name)
+            print(names)
+            del frame  # its repr shows line numbers, which may differ
     """,
     "closure_reads_later_value": """
         def make():
@@ -530,6 +534,11 @@ METHODS = {
 }
 
 
-@pytest.mark.parametrize("source", METHODS.values(), ids=METHODS.keys())
+@pytest.mark.parametrize("source", [
+    pytest.param(source, id=name, marks=pytest.mark.xfail(
+        strict=True, reason="async def is rewritten by the async family")) if name == "async_def"
+    else pytest.param(source, id=name)
+    for name, source in METHODS.items()
+])
 def test_functions_in_other_scopes(source: str) -> None:
     same(source)

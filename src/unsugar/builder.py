@@ -127,6 +127,11 @@ def function(
     return node
 
 
+def nothing() -> ast.Expr:
+    """A core statement that does nothing (``0``), for a block left empty."""
+    return ast.Expr(value=ast.Constant(value=0))
+
+
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     """Give ``new`` (and its descendants without one) the position of ``old``."""
     if not hasattr(old, "lineno"):

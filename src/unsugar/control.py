@@ -292,11 +292,11 @@ class Flow:
         kept = self.keeps("try-finally") or self._holds_real_jump(node.body)
         if not node.finalbody or kept:
             body, j1 = self.block(node.body)
-            node.body = body or [_nothing()]
+            node.body = body or [b.nothing()]
             jumps = j1
             for handler in node.handlers:
                 handler_body, j2 = self.block(handler.body)
-                handler.body = handler_body or [_nothing()]
+                handler.body = handler_body or [b.nothing()]
                 jumps = jumps or j2
             if j1 and node.orelse:  # a kept else must not run after a jump out of the body
                 node.orelse = self.if_(b.load(self.go), self.nested(node.orelse), [], node)
@@ -332,7 +332,7 @@ class Flow:
         on_error, final_jumps = self.block(copy.deepcopy(node.finalbody))
         out: list[ast.stmt] = []
         if not final_jumps:
-            out.append(b.try_except(body or [_nothing()], [*on_error, b.raise_()]))
+            out.append(b.try_except(body or [b.nothing()], [*on_error, b.raise_()]))
             out.extend(self.block(node.finalbody)[0])
         else:
             swallowed = self.unit.names.fixed(f"fx{depth}")
@@ -341,7 +341,7 @@ class Flow:
             self.if_depth -= 1
             out.append(b.assign(swallowed, b.int_(0)))
             out.append(b.try_except(
-                body or [_nothing()], [*on_error, *reraise, b.assign(swallowed, b.int_(1))]
+                body or [b.nothing()], [*on_error, *reraise, b.assign(swallowed, b.int_(1))]
             ))
             on_exit = self.nested(node.finalbody)
             if body_jumps:
@@ -380,7 +380,7 @@ class Flow:
     _AsyncFunctionDef = _FunctionDef
 
     def _ClassDef(self, node: ast.ClassDef) -> tuple[list[ast.stmt], bool]:
-        node.body = Flow(self.unit, "class").scope_body(node.body) or [ast.Pass()]
+        node.body = Flow(self.unit, "class").scope_body(node.body) or [b.nothing()]
         return [node], False
 
     def _kept(self, node: ast.stmt) -> ast.stmt:
@@ -388,19 +388,14 @@ class Flow:
         for name in ("body", "orelse", "finalbody"):
             value = getattr(node, name, None)
             if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                setattr(node, name, self.block(value)[0] or [ast.Pass()])
+                setattr(node, name, self.block(value)[0] or [b.nothing()])
         for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
-            part.body = self.block(part.body)[0] or [ast.Pass()]
+            part.body = self.block(part.body)[0] or [b.nothing()]
         return node
 
 
 def _always_true(test: ast.expr) -> bool:
     return isinstance(test, ast.Constant) and bool(test.value)
-
-
-def _nothing() -> ast.stmt:
-    """A statement that does nothing, for a block left empty."""
-    return b.expr(b.int_(0))
 
 
 def lower_module(body: list[ast.stmt], unit: Unit) -> list[ast.stmt]:

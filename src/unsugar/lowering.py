@@ -371,7 +371,7 @@ class Lowerer:
             declared(node.body, ast.Nonlocal, node.name), node,
         )
         with self.new_scope(scope):
-            node.body = self.block(self.with_prologue(node.body)) or [ast.Pass()]
+            node.body = self.block(self.with_prologue(node.body)) or [b.nothing()]
         return [*out, node]
 
     def _kept_stmt(self, node: ast.stmt) -> list[ast.stmt]:
@@ -380,11 +380,11 @@ class Lowerer:
         for name in ("body", "orelse", "finalbody"):
             value = getattr(node, name, None)
             if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                setattr(node, name, self.block(value) or [ast.Pass()])
+                setattr(node, name, self.block(value) or [b.nothing()])
         for handler in getattr(node, "handlers", ()):
-            handler.body = self.block(handler.body) or [ast.Pass()]
+            handler.body = self.block(handler.body) or [b.nothing()]
         for case in getattr(node, "cases", ()):
-            case.body = self.block(case.body) or [ast.Pass()]
+            case.body = self.block(case.body) or [b.nothing()]
         return [*out, node]
 
     def _lower_eager_fields(self, node: ast.stmt) -> list[ast.stmt]:
