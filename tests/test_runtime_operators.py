@@ -275,7 +275,7 @@ def _outcome(namespace: dict[str, object], op, left: str, right: str) -> tuple:
         result = ("ok", _ADDRESS.sub("", repr(op(a, b))))
     except Exception as exc:  # noqa: BLE001  (the point is to compare it)
         result = ("error", type(exc).__name__, str(exc))
-    return result, list(log)
+    return result, [_ADDRESS.sub("", repr(event)) for event in log]
 
 
 @functools.cache

@@ -63,12 +63,7 @@ def lower_bytes(node: ast.Constant, cx: Lowerer) -> ast.expr:
     applies=_is(float),
 )
 def lower_float(node: ast.Constant, cx: Lowerer) -> ast.expr:
-    text = repr(node.value)  # "inf" for 1e999
-    return cx.unit.intern(
-        (float, text),
-        lambda: cx.unit.names.temp("float"),
-        lambda: b.call(cx.builtin("float"), cx.string(text)),
-    )
+    return _parsed_from_repr(node.value, cx)  # repr is "inf" for 1e999
 
 
 @expr_rule(
@@ -81,11 +76,17 @@ def lower_float(node: ast.Constant, cx: Lowerer) -> ast.expr:
     applies=_is(complex),
 )
 def lower_complex(node: ast.Constant, cx: Lowerer) -> ast.expr:
-    text = repr(node.value)  # "2j", "infj"; the real part of a literal is always 0.0
+    return _parsed_from_repr(node.value, cx)  # "2j", "infj": a literal's real part is 0.0
+
+
+def _parsed_from_repr(value: float | complex, cx: Lowerer) -> ast.expr:
+    """``float("0.1")`` / ``complex("2j")``, interned: the repr round-trips exactly."""
+    kind = type(value)
+    text = repr(value)
     return cx.unit.intern(
-        (complex, text),
-        lambda: cx.unit.names.temp("complex"),
-        lambda: b.call(cx.builtin("complex"), cx.string(text)),
+        (kind, text),
+        lambda: cx.unit.names.temp(kind.__name__),
+        lambda: b.call(cx.builtin(kind.__name__), cx.string(text)),
     )
 
 
