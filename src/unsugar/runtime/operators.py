@@ -9,11 +9,14 @@ operand. Error messages are CPython's, with the C-level type names it uses
 No operator syntax here: its rewriting calls these very helpers. Identity is
 ``int.__eq__(id(a), id(b))`` and arithmetic on ints calls ``int`` methods.
 
-The built-in sequences (``str``, ``bytes``, ``bytearray``, ``list``,
-``tuple``, ``deque``, ``array``) implement ``+`` and ``*`` with sequence
-slots, which CPython tries only after both operands' number methods; their
-``__add__`` is a slot wrapper and they have no ``__radd__``, which is how
-they are recognised.
+Binary operators follow CPython's number slots: a class's slot is filled
+from its ``__op__``/``__rop__`` (``number_slot``), a slot shared by both
+operands runs once, and a class with Python-level methods runs CPython's
+generic slot function (``generic_binary``). The built-in sequences (``str``,
+``bytes``, ``bytearray``, ``list``, ``tuple``, ``deque``, ``array``) implement
+``+`` and ``*`` with sequence slots, tried only after both operands' number
+slots; their ``__add__`` is a slot wrapper and they have no ``__radd__``,
+which is how they are recognised.
 """
 
 operator_missing = object()
