@@ -193,9 +193,86 @@ CASES = {
         while t(n) and n:
             n -= 1
     """,
+    "elif_chain_tests_only_until_one_holds": """
+        log = []
+        def t(name, value):
+            log.append(name)
+            return value
+        def pick(n):
+            if t("a", n == 0):
+                r = "zero"
+            elif t("b", n == 1):
+                r = "one"
+            elif t("c", n == 2):
+                return "two"
+            else:
+                r = "many"
+            log.append(r)
+            return r
+        r = list(map(pick, range(4)))
+    """,
+    "elif_chain_without_else_in_loop_with_jumps": """
+        def tok(text):
+            out = []
+            i = 0
+            while i < len(text):
+                ch = text[i]
+                if ch == " ":
+                    i += 1
+                    continue
+                if ch in "0123456789":
+                    start = i
+                    while i < len(text) and text[i] in "0123456789":
+                        i += 1
+                    out.append(text[start:i])
+                elif ch in "ab":
+                    out.append(ch)
+                    i += 1
+                elif ch == "!":
+                    break
+                elif ch == "?":
+                    return None
+            return out
+        r = tok("12 a b3!a"), tok("1?"), tok("")
+    """,
+    "elif_chain_test_raises": """
+        def f(x):
+            if x == 1:
+                return 1
+            elif 1 / x:
+                return 2
+            return 3
+        r = f(1), f(2)
+        f(0)
+    """,
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_control_flow(name):
     assert_same(CASES[name])
+
+
+def _deep(statements: int) -> str:
+    """A function with a long elif chain and many statements after jumps."""
+    lines = ["def f(n, items):", "    out = []"]
+    lines.append("    if n == 0:")
+    lines.append("        out.append(0)")
+    for i in range(1, statements):
+        lines.append(f"    elif n == {i}:")
+        lines.append(f"        out.append({i})")
+    lines.append("    else:")
+    lines.append("        out.append(-1)")
+    lines.append("    for x in items:")
+    for i in range(statements):
+        lines.append(f"        if x == {i}:")
+        lines.append("            continue")
+        lines.append(f"        out.append(x + {i})")
+    lines.append("    return out")
+    lines.append(f"r = list(map(f, range({statements + 1}), [range({statements})] * {statements + 1}))")
+    return "\n".join(lines)
+
+
+def test_long_elif_chains_and_guards_stay_within_the_nesting_limit():
+    """CPython allows 20 nested blocks: elif chains and guards must stay flat."""
+    assert_same(_deep(40))

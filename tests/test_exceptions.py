@@ -300,6 +300,24 @@ TRY_ELSE = {
         except ValueError as e:
             print(repr(e))
     """,
+    "empty_finally_in_a_loop": """
+        def f(items):
+            for x in items:
+                try:
+                    try:
+                        if x == 2:
+                            continue
+                        print(1 / x)
+                    except ZeroDivisionError as e:
+                        print("caught", e)
+                finally:
+                    pass
+            try:
+                return len(items)
+            finally:
+                pass
+        r = f([0, 1, 2, 4])
+    """,
 }
 
 RAISE_FROM = {

@@ -136,12 +136,32 @@ class Flow:
             lowered, jumps = self.stmt(stmt)
             out.extend(lowered)
             if jumps:
-                rest = stmts[i + 1 :]
-                if rest:
-                    rest_lowered = self.nested(rest)
-                    out.extend(self.if_(b.load(self.go), rest_lowered, [], rest[0]))
+                out.extend(self._guarded(stmts[i + 1 :]))
                 return out, True
         return out, False
+
+    def _guarded(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """``stmts`` run only while ``go`` is set, as flat runs of guards::
+
+            if go: s1; s2 (may jump)        not nested: CPython allows only
+            if go: s3                       20 nested blocks
+        """
+        out: list[ast.stmt] = []
+        start = 0
+        while start < len(stmts):
+            run: list[ast.stmt] = []
+            self.if_depth += 1
+            try:
+                for stmt in stmts[start:]:
+                    start += 1
+                    lowered, jumps = self.stmt(stmt)
+                    run.extend(lowered)
+                    if jumps:
+                        break
+            finally:
+                self.if_depth -= 1
+            out.extend(self.if_(b.load(self.go), run, [], stmts[0]))
+        return out
 
     def nested(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         """Lower a block that sits inside a generated ``if``."""
@@ -179,16 +199,67 @@ class Flow:
         return b.located(out, where)
 
     def _If(self, node: ast.If) -> tuple[list[ast.stmt], bool]:
+        real_jump = self._holds_real_jump([*node.body, *node.orelse])
+        if not real_jump and not self.keeps("if") and _is_elif(node):
+            return self._elif_chain(node)
         self.if_depth += 1
         try:
             body, j1 = self.block(node.body)
             orelse, j2 = self.block(node.orelse)
         finally:
             self.if_depth -= 1
-        if self._holds_real_jump([*node.body, *node.orelse]):
+        if real_jump:
             # a kept loop's real break/continue must not end up inside a while
             return b.located([b.if_(node.test, body, orelse)], node), j1 or j2
         return self.if_(node.test, body, orelse, node), j1 or j2
+
+    def _elif_chain(self, node: ast.If) -> tuple[list[ast.stmt], bool]:
+        """``if a: A / elif b: B / else: C`` flat, not one level deeper per ``elif``::
+
+            pending = 1
+            ifN = a
+            while ifN: ifN = 0; pending = 0; A
+            ifN = 0
+            elseN = pending                  (b is tested only if nothing ran)
+            while elseN: elseN = 0; ifN = b
+            while ifN: ifN = 0; pending = 0; B
+            while pending: pending = 0; C
+        """
+        depth = self.if_depth + 1
+        flag = self.unit.names.fixed(f"if{depth}")
+        pending = self.unit.names.fixed(f"elif{depth}")
+        test_now = self.unit.names.fixed(f"else{depth}")
+        out: list[ast.stmt] = [b.assign(pending, b.int_(1)), b.assign(flag, node.test)]
+        jumps = False
+        link: ast.If | None = node
+        orelse: list[ast.stmt] = []
+        while link is not None:
+            self.if_depth += 1
+            try:
+                body, j = self.block(link.body)
+            finally:
+                self.if_depth -= 1
+            jumps = jumps or j
+            clear = [b.assign(flag, b.int_(0)), b.assign(pending, b.int_(0))]
+            out.append(b.while_(b.load(flag), clear + body))
+            orelse = link.orelse
+            if not _is_elif(link):
+                link = None
+            else:
+                link = orelse[0]
+                out.append(b.assign(flag, b.int_(0)))
+                out.append(b.assign(test_now, b.load(pending)))
+                out.append(b.while_(b.load(test_now), [b.assign(test_now, b.int_(0)),
+                                                       b.assign(flag, link.test)]))
+        if orelse:
+            self.if_depth += 1
+            try:
+                rest, j = self.block(orelse)
+            finally:
+                self.if_depth -= 1
+            jumps = jumps or j
+            out.append(b.while_(b.load(pending), [b.assign(pending, b.int_(0)), *rest]))
+        return b.located(out, node), jumps
 
     def _holds_real_jump(self, stmts: list[ast.stmt]) -> bool:
         """Whether ``stmts`` hold a real ``break``/``continue`` of a kept loop."""
@@ -392,6 +463,11 @@ class Flow:
         for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
             part.body = self.block(part.body)[0] or [b.nothing()]
         return node
+
+
+def _is_elif(node: ast.stmt | None) -> bool:
+    """Whether ``node`` is an ``if`` whose ``else`` is one ``if`` (an ``elif``)."""
+    return isinstance(node, ast.If) and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
 
 
 def _always_true(test: ast.expr) -> bool:

@@ -329,6 +329,8 @@ class Lowerer:
             handler.body = self.block(handler.body)
         node.orelse = self.block(node.orelse)
         node.finalbody = self.block(node.finalbody)
+        if not node.handlers and not node.finalbody:  # ``finally: pass`` lowers to nothing
+            return node.body
         return [node]
 
     def _stmt_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
