@@ -347,7 +347,7 @@ def test_syntax_error_from_standard_input() -> None:
         (["--diff", "--in-place", "a.py"], "exclude each other"),
         (["--in-place", "-"], "standard input"),
         (["--frobnicate", "a.py"], "unrecognized arguments"),
-        (["run", "a.py"], "not available yet"),
+        (["run"], "give a script or -m MODULE"),
         (["explain"], "the following arguments are required: RULE"),
         (["check"], "the following arguments are required: PATH"),
         (["rules", "--html"], "unrecognized arguments"),

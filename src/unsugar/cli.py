@@ -5,6 +5,7 @@
     unsugar - < FILE.py                  unsugar explain RULE
     unsugar --in-place PATH...
     unsugar --diff PATH...
+    unsugar run [OPTIONS] (SCRIPT.py | -m MODULE) [ARGS...]   (see unsugar.runner)
 
 Exit codes: 0 success; 1 a file failed (syntax error, undecodable) or
 ``check`` found sugar; 2 usage error. Errors go to stderr as
@@ -199,13 +200,18 @@ def desugar_parser() -> argparse.ArgumentParser:
     parser.add_argument("--in-place", action="store_true", help="rewrite the files where they are")
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff against the input instead of the output")
+    add_rewrite_options(parser)
+    parser.add_argument("--version", action="version", version=f"unsugar {__version__}")
+    return parser
+
+
+def add_rewrite_options(parser: argparse.ArgumentParser) -> None:
+    """``--keep`` and ``--runtime``, shared by the converter and ``unsugar run``."""
     parser.add_argument("--keep", action="append", metavar="RULE,...",
                         help="keep the sugar of these rules (see 'unsugar rules')")
     parser.add_argument("--runtime", choices=("inline", "import"), default="inline",
                         help="inline the helpers the output uses (default) or import them "
                         "from the installed package")
-    parser.add_argument("--version", action="version", version=f"unsugar {__version__}")
-    return parser
 
 
 def desugar_command(argv: Sequence[str]) -> int:
@@ -281,6 +287,71 @@ def check_file(path: str) -> int:
     for finding in findings:
         print(finding.format(name))
     return 1 if findings else 0
+
+
+def run_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="unsugar run", allow_abbrev=False,
+        usage="unsugar run [OPTIONS] (SCRIPT.py | -m MODULE) [ARGS...]",
+        description="Run a program as 'python' does, with the script and the modules it "
+        "imports from the project desugared as they are imported. The project is the "
+        "script's directory (the current directory for -m); compiled code is cached in "
+        "$UNSUGAR_CACHE_DIR, else $XDG_CACHE_HOME/unsugar, else ~/.cache/unsugar.",
+    )
+    parser.add_argument("script", nargs="?", metavar="SCRIPT.py", help="the program to run")
+    parser.add_argument("-m", dest="module", metavar="MODULE",
+                        help="run library module MODULE as a script, as 'python -m' does")
+    parser.add_argument("--include", action="append", default=[], metavar="PACKAGE",
+                        help="desugar this module or package too (dotted name; installed "
+                        "packages and standard library modules too); repeatable")
+    parser.add_argument("--exclude", action="append", default=[], metavar="PACKAGE",
+                        help="do not desugar this module or package; repeatable")
+    add_rewrite_options(parser)
+    parser.add_argument("--no-cache", action="store_true",
+                        help="desugar every module again; neither read nor write the cache")
+    parser.add_argument("--clear-cache", action="store_true",
+                        help="delete the cached code first (alone: delete it and exit)")
+    return parser
+
+
+def split_run_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``unsugar run``'s own arguments (up to the script or ``-m MODULE``), and the program's."""
+    with_value = {"--include", "--exclude", "--keep", "--runtime", "-m"}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "-m":
+            return list(argv[:i + 2]), list(argv[i + 2:])
+        if arg.startswith("-m") or not arg.startswith("-"):
+            return list(argv[:i + 1]), list(argv[i + 1:])
+        i += 2 if arg in with_value else 1
+    return list(argv), []
+
+
+def run_command(argv: Sequence[str]) -> int:
+    from unsugar import runner
+
+    parser = run_parser()
+    own, program = split_run_args(argv)
+    args = parser.parse_args(own)
+    keep = _keep_list(args.keep)
+    try:
+        check_keep(keep)
+    except UnknownRuleError as exc:
+        parser.error(f"--keep: {exc}; see 'unsugar rules'")
+    if args.clear_cache:
+        runner.clear_cache()
+        if args.script is None and args.module is None:
+            return 0
+    if (args.script is None) == (args.module is None):
+        parser.error("give a script or -m MODULE (not both)")
+    project = os.getcwd() if args.module else os.path.dirname(os.path.abspath(args.script))
+    finder = runner.install(
+        args.include, args.exclude, [project], keep, args.runtime, cache=not args.no_cache
+    )
+    if args.module:
+        return runner.run_module(args.module, program)
+    return runner.run_script(args.script, program, finder)
 
 
 def rules_command(argv: Sequence[str]) -> int:
@@ -366,8 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {"check": check_command, "rules": rules_command, "explain": explain_command}
     try:
         if args and args[0] == "run":
-            print("unsugar: error: 'unsugar run' is not available yet", file=sys.stderr)
-            return 2
+            return run_command(args[1:])
         if args and args[0] in commands:
             return commands[args[0]](args[1:])
         return desugar_command(args)

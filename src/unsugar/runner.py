@@ -1,0 +1,406 @@
+"""``unsugar run``: run a program with its modules desugared as they are imported.
+
+An import hook does the work. :class:`DesugaringFinder`, first on
+``sys.meta_path``, asks the other finders for a module's spec; when the
+module is in scope and its origin is a ``.py`` file, it swaps the spec's
+loader for a :class:`DesugaringLoader`, so ``__path__``, ``__package__`` and
+relative imports are exactly those of a normal import. The loader compiles
+the rewritten *tree*, which keeps the original positions: tracebacks,
+``linecache`` and ``inspect.getsource`` show the user's real lines
+(``get_source`` is still the original text).
+
+The inlined runtime helpers are placed so that they do not confuse
+tracebacks: their top-level statements sit on line 1, and the code objects of
+the helper functions are given the file of the runtime module they come from
+(``unsugar/runtime/operators.py``, ...), with that file's line numbers, so a
+frame inside a helper shows the helper's real source.
+
+Compiled code is cached like ``.pyc`` files, with :mod:`marshal`, in
+:func:`cache_dir`, under a sha256 of the source bytes, its path, the options,
+unsugar's version and sources, and the Python version and optimization
+level. Nothing is ever written to ``__pycache__``.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import copy
+import hashlib
+import importlib.abc
+import importlib.machinery
+import marshal
+import os
+import runpy
+import signal
+import sys
+import tempfile
+import threading
+import types
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+
+import unsugar
+from unsugar.linker import compiled_runtime
+from unsugar.names import choose_prefix, input_names
+from unsugar.pipeline import check_keep, desugar_tree
+
+
+@dataclass(frozen=True)
+class Options:
+    """How modules are desugared: rules kept, runtime mode, whether to cache."""
+
+    keep: tuple[str, ...] = ()
+    runtime: str = "inline"
+    cache: bool = True
+
+
+# ------------------------------------------------------------------- cache
+def cache_dir() -> Path:
+    """``$UNSUGAR_CACHE_DIR``, else ``$XDG_CACHE_HOME/unsugar``, else ``~/.cache/unsugar``."""
+    if os.environ.get("UNSUGAR_CACHE_DIR"):
+        return Path(os.environ["UNSUGAR_CACHE_DIR"])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "unsugar"
+    return Path.home() / ".cache" / "unsugar"
+
+
+def clear_cache() -> int:
+    """Delete the cached code (``*.code`` files of :func:`cache_dir`); how many."""
+    removed = 0
+    with contextlib.suppress(FileNotFoundError):
+        for entry in cache_dir().glob("*.code"):
+            with contextlib.suppress(FileNotFoundError):
+                entry.unlink()
+                removed += 1
+    return removed
+
+
+_fingerprint: str | None = None
+
+
+def tool_fingerprint() -> str:
+    """unsugar's version, the stat of its source files, and the Python that runs."""
+    global _fingerprint
+    if _fingerprint is None:
+        digest = hashlib.sha256(f"{unsugar.__version__}\0{sys.version}\0".encode())
+        digest.update(f"{sys.implementation.cache_tag}\0{sys.flags.optimize}\0".encode())
+        package = Path(unsugar.__file__).parent
+        for file in sorted(package.rglob("*.py")):
+            stat = file.stat()
+            digest.update(f"{file.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+        _fingerprint = digest.hexdigest()
+    return _fingerprint
+
+
+def cache_key(data: bytes, path: str, options: Options) -> str:
+    """The name of the cached code of source ``data`` at ``path``."""
+    digest = hashlib.sha256(tool_fingerprint().encode())
+    digest.update(f"\0{path}\0{','.join(sorted(options.keep))}\0{options.runtime}\0".encode())
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def _read_cache(key: str) -> types.CodeType | None:
+    try:
+        code = marshal.loads((cache_dir() / f"{key}.code").read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return code if isinstance(code, types.CodeType) else None
+
+
+def _write_cache(key: str, code: types.CodeType) -> None:
+    """Write through a temporary file and a rename; a cache that cannot be written is skipped."""
+    directory = cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{key}.", suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(marshal.dumps(code))
+        os.replace(temp, directory / f"{key}.code")
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+# ----------------------------------------------------------------- compile
+_busy = threading.local()
+
+
+def compile_source(data: bytes, path: str, options: Options = Options()) -> types.CodeType:
+    """The code object of the desugared module ``data`` (the bytes of file ``path``).
+
+    Errors are CPython's own (a :class:`SyntaxError` naming ``path``); a
+    failure of unsugar itself is an :class:`ImportError` naming ``path``.
+    """
+    key = cache_key(data, path, options) if options.cache else ""
+    if options.cache:
+        cached = _read_cache(key)
+        if cached is not None:
+            return cached
+    tree = ast.parse(data, path)
+    compile(tree, path, "exec", dont_inherit=True)  # the errors CPython itself reports
+    prefix = choose_prefix(input_names(tree))
+    _busy.active = True  # the tool's own imports are not desugared
+    try:
+        module = desugar_tree(tree, keep=options.keep, runtime=options.runtime)
+        files = _place_runtime(module, prefix)
+        _repair_positions(module)
+        code = compile(module, path, "exec", dont_inherit=True)
+    except (ImportError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        raise ImportError(
+            f"unsugar cannot desugar {path}: {type(exc).__name__}: {exc}", path=path
+        ) from exc
+    finally:
+        _busy.active = False
+    code = _retarget(code, files)
+    if options.cache:
+        _write_cache(key, code)
+    return code
+
+
+def _place_runtime(module: ast.Module, prefix: str) -> dict[str, str]:
+    """Put the inlined helpers' top-level statements on line 1; the runtime file of each
+    helper function, by name."""
+    runtime = compiled_runtime(prefix)
+    pieces = {id(piece.stmt): piece.module for piece in runtime.pieces}
+    files: dict[str, str] = {}
+    for index, stmt in enumerate(module.body):
+        name = pieces.get(id(stmt))
+        if name is None:
+            continue
+        if isinstance(stmt, ast.FunctionDef):
+            stmt = copy.copy(stmt)  # the compiled runtime is shared: never change it
+            files[stmt.name] = str(Path(unsugar.__file__).parent / "runtime" / f"{name}.py")
+            nodes = [stmt]
+        else:
+            stmt = copy.deepcopy(stmt)
+            nodes = list(ast.walk(stmt))
+        for node in nodes:
+            if "lineno" in node._attributes:
+                node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = 1, 0, 1, 0
+        module.body[index] = stmt
+    return files
+
+
+def _repair_positions(module: ast.Module) -> None:
+    """compile() rejects a node that ends before it starts: such a node ends where it starts."""
+    for node in ast.walk(module):
+        if "end_lineno" in node._attributes and node.end_lineno is not None and (
+            (node.end_lineno, node.end_col_offset or 0) < (node.lineno, node.col_offset)
+        ):
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+
+
+def _retarget(code: types.CodeType, files: dict[str, str]) -> types.CodeType:
+    """``code`` with the helper functions' code objects naming their runtime files."""
+    if not files:
+        return code
+    consts = tuple(
+        _refile(const, files[const.co_name])
+        if isinstance(const, types.CodeType) and const.co_name in files else const
+        for const in code.co_consts
+    )
+    return code.replace(co_consts=consts)
+
+
+def _refile(code: types.CodeType, filename: str) -> types.CodeType:
+    consts = tuple(
+        _refile(const, filename) if isinstance(const, types.CodeType) else const
+        for const in code.co_consts
+    )
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+# -------------------------------------------------------------- the hook
+class DesugaringLoader(importlib.machinery.SourceFileLoader):
+    """A source loader whose code is the desugared module (never a ``__pycache__`` file)."""
+
+    def __init__(self, fullname: str, path: str, options: Options = Options()) -> None:
+        super().__init__(fullname, path)
+        self.options = options
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+    def source_to_code(self, data: bytes, path: str, *, _optimize: int = -1) -> types.CodeType:
+        return compile_source(bytes(data), str(path), self.options)
+
+
+def _within(name: str, roots: Iterable[str]) -> bool:
+    return any(name == root or name.startswith(root + ".") for root in roots)
+
+
+class DesugaringFinder(importlib.abc.MetaPathFinder):
+    """Finds in-scope ``.py`` modules with the other finders and desugars them.
+
+    A module is in scope when its name is, or is inside, an ``include`` name,
+    or its file is under one of ``paths``; and its name is not, nor is inside,
+    an ``exclude`` name.
+    """
+
+    def __init__(
+        self, include: Iterable[str] = (), exclude: Iterable[str] = (),
+        paths: Iterable[str | os.PathLike[str]] = (), options: Options = Options(),
+    ) -> None:
+        self.include = tuple(include)
+        self.exclude = tuple(exclude)
+        self.paths = tuple(os.path.join(os.path.realpath(p), "") for p in paths)
+        self.options = options
+
+    def in_scope(self, fullname: str, origin: str) -> bool:
+        """Whether module ``fullname``, read from file ``origin``, is desugared."""
+        if _within(fullname, self.exclude):
+            return False
+        return _within(fullname, self.include) or os.path.realpath(origin).startswith(self.paths)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None,
+        target: types.ModuleType | None = None,
+    ) -> ModuleSpec | None:
+        if getattr(_busy, "active", False) or _within(fullname, self.exclude):
+            return None
+        if not self.paths and not _within(fullname, self.include):
+            return None
+        spec = self._other_spec(fullname, path, target)
+        if (
+            spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader
+            or not spec.origin or not spec.origin.endswith(".py")
+            or not self.in_scope(fullname, spec.origin)
+        ):
+            return None
+        spec.loader = DesugaringLoader(fullname, spec.origin, self.options)
+        return spec
+
+    def _other_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None
+    ) -> ModuleSpec | None:
+        for finder in sys.meta_path:
+            if isinstance(finder, DesugaringFinder) or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                return spec
+        return None
+
+
+def install(
+    include: Iterable[str],
+    exclude: Iterable[str] = (),
+    paths: Iterable[str | os.PathLike[str]] = (),
+    keep: Iterable[str] = (),
+    runtime: str = "inline",
+    cache: bool = True,
+) -> DesugaringFinder:
+    """Desugar the modules in scope as they are imported from now on; the finder.
+
+    ``include`` and ``exclude`` are dotted module or package names, ``paths``
+    directories whose ``.py`` files are in scope. Modules already imported
+    stay as they are. Raises :class:`unsugar.pipeline.UnknownRuleError` for
+    an unknown ``keep`` rule and :class:`ValueError` for an unknown ``runtime``.
+    """
+    if runtime not in ("inline", "import"):
+        raise ValueError(f"unknown runtime mode {runtime!r}")
+    keep = tuple(sorted(check_keep(keep)))
+    finder = DesugaringFinder(include, exclude, paths, Options(keep, runtime, cache))
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def uninstall(finder: DesugaringFinder) -> None:
+    """Stop desugaring imports with ``finder`` (modules already imported stay)."""
+    with contextlib.suppress(ValueError):
+        sys.meta_path.remove(finder)
+
+
+# ------------------------------------------------------------- programs
+def _script_path(script: str) -> str:
+    """``__file__`` of a script as CPython makes it: the current directory joined as text."""
+    return script if os.path.isabs(script) else os.getcwd() + os.sep + script
+
+
+def run_script(script: str, args: Sequence[str], finder: DesugaringFinder) -> int:
+    """Run ``script`` as ``python SCRIPT ARGS`` does; the exit code."""
+    path = _script_path(script)
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(os.path.realpath(path))
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__cached__ = None
+    main.__loader__ = DesugaringLoader("__main__", path, finder.options)
+    main.__annotations__ = {}
+    main.__builtins__ = sys.modules["builtins"]
+    sys.modules["__main__"] = main
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        print(f"{sys.executable}: can't open file {path!r}: [Errno {exc.errno}] {exc.strerror}",
+              file=sys.stderr)
+        return 2
+    try:
+        code = main.__loader__.source_to_code(data, path)
+    except (SyntaxError, ImportError) as exc:  # shown, as CPython does, without frames
+        return _report(exc.with_traceback(None))
+    try:
+        exec(code, main.__dict__)
+    except BaseException as exc:  # noqa: BLE001  (reported as the interpreter does)
+        return _report(exc)
+    return 0
+
+
+def run_module(name: str, args: Sequence[str]) -> int:
+    """Run module ``name`` as ``python -m NAME ARGS`` does; the exit code."""
+    sys.argv = ["-m", *args]  # runpy puts the module's file in argv[0]
+    sys.path[0] = os.getcwd()
+    try:
+        runpy._run_module_as_main(name)  # what ``python -m`` itself calls
+    except BaseException as exc:  # noqa: BLE001  (reported as the interpreter does)
+        return _report(exc)
+    return 0
+
+
+def _drop_loader_frames(tb: types.TracebackType | None) -> None:
+    """End ``tb`` before the import machinery that led to this module's loader, as CPython
+    hides the frames of its own loader when a module fails to compile."""
+    last_user = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename == __file__:
+            if last_user is not None:
+                last_user.tb_next = None
+            return
+        if not filename.startswith("<frozen importlib."):
+            last_user = tb
+        tb = tb.tb_next
+
+
+def _report(exc: BaseException) -> int:
+    """Print an exception that ended the program as CPython does; the exit code."""
+    if isinstance(exc, SystemExit):
+        code = exc.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code
+        print(code, file=sys.stderr)
+        return 1
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    if isinstance(exc, SyntaxError | ImportError):
+        _drop_loader_frames(tb)
+    sys.excepthook(type(exc), exc.with_traceback(tb), tb)
+    if isinstance(exc, KeyboardInterrupt):  # exit "killed by SIGINT", as CPython does
+        sys.stdout.flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    return 1
