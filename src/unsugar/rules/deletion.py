@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
-from unsugar.rules.assignments import UNBOUND_MARK, subscript_key
+from unsugar.rules.assignments import GLOBAL_MARK, UNBOUND_MARK, subscript_key
 
 _SEQUENCE = (ast.Tuple, ast.List)
 
@@ -98,6 +98,8 @@ def lower_del_name(node: ast.Delete, cx: Lowerer) -> list[ast.stmt]:
     if name in scope.globals:
         return [b.expr(b.call(cx.rt("global_delete"), cx.string(name)))]
     if scope.kind == "class" and name not in scope.nonlocals:
+        if scope.namespace is not None:
+            return [scope.namespace.delete(name, cx)]
         return [b.expr(b.call(cx.rt("namespace_delete"), cx.string(name)))]
     helper = "unbind_free" if name in scope.nonlocals else "unbind_local"
     return [b.assign(name, b.call(cx.rt(helper), b.load(name), cx.string(name)))]
@@ -283,12 +285,43 @@ class _Analysis(ast.NodeVisitor):
         self._comprehension(node, [node.key, node.value])
 
 
+def _hidden_global(scope: _Scope, name: str) -> bool:
+    """Whether a read of ``name`` in ``scope`` is of a name declared ``global`` (here
+    or in the function it resolves through) that an enclosing function binds too:
+    without the declaration, a plain read would find the enclosing binding."""
+    current: _Scope | None = scope
+    while current is not None and current.kind != "module":
+        if current is scope or current.kind != "class":
+            if name in current.globals:
+                break
+            if name in current.bound or name in current.nonlocals:
+                return False
+        current = current.parent
+    if current is None or current.kind == "module":
+        return False
+    outer = current.parent
+    while outer is not None and outer.kind != "module":
+        if outer.kind != "class" and name not in outer.globals and (
+                name in outer.bound or name in outer.nonlocals):
+            return True
+        outer = outer.parent
+    return False
+
+
 def mark_unbindable_reads(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
-    """A module prologue that adds nothing: it marks the reads ``del-name-read`` checks."""
-    if cx.scope.kind != "module" or cx.keeps("del-name"):
+    """A module prologue that adds nothing: it marks the reads ``del-name-read``
+    and ``global-read`` rewrite."""
+    if cx.scope.kind != "module":
         return []
     analysis = _Analysis()
     analysis.within(analysis.scope, body)
+    if not cx.keeps("global"):
+        for scope in analysis.scopes:
+            for read in scope.reads:
+                if _hidden_global(scope, read.id):
+                    setattr(read, GLOBAL_MARK, True)
+    if cx.keeps("del-name"):
+        return []
     for scope in analysis.scopes:
         for name in scope.deleted:
             found = _owner(scope, name)

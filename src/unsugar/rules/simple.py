@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
+from unsugar import builder as b
 from unsugar.lowering import Lowerer
-from unsugar.registry import stmt_rule
+from unsugar.registry import expr_rule, stmt_rule
+from unsugar.rules.assignments import GLOBAL_MARK
 
 
 @stmt_rule(
@@ -31,6 +33,21 @@ def lower_pass(node: ast.Pass, cx: Lowerer) -> list[ast.stmt]:
 def lower_global(node: ast.Global, cx: Lowerer) -> list[ast.stmt]:
     """Every binding of a declared name ends as a plain assignment, which the
     lowering turns into ``global_set``; ``del`` uses ``global_delete``. Reads
-    need nothing: a name the function never binds is global.
+    mostly need nothing: a name the function never binds is global; the
+    others are ``global-read``.
     """
     return []
+
+
+@expr_rule(
+    ast.Name,
+    id="global-read",
+    summary="a read of a global name that an enclosing function also binds "
+    "looks in the module's dict, then the builtins",
+    before="def f():\n    n = 0\n    def g():\n        global n\n        return n",
+    after="def f():\n    n = 0\n    def g():\n        return _us_global_value(_us_s_n)",
+    reference="simple_stmts.html#the-global-statement",
+    applies=lambda node: isinstance(node.ctx, ast.Load) and hasattr(node, GLOBAL_MARK),
+)
+def lower_global_read(node: ast.Name, cx: Lowerer) -> ast.expr:
+    return b.call(cx.rt("global_value"), cx.string(cx.mangle(node.id)))

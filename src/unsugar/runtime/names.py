@@ -17,6 +17,18 @@ def global_set(name, value):
     dict.__setitem__(frame_of_caller(1).f_globals, name, value)
 
 
+def global_value(name):
+    """A read of ``global name`` where an enclosing function binds ``name`` too."""
+    frame = frame_of_caller(1)
+    value = dict.get(frame.f_globals, name, unbound_marker)
+    if value is unbound_marker:
+        value = dict.get(frame.f_builtins, name, unbound_marker)
+    frame = None
+    if value is unbound_marker:
+        raise NameError(f"name '{name}' is not defined", name=name)
+    return value
+
+
 def global_delete(name):
     """``global name; del name``: the module's dict, NameError when missing."""
     missing = False
