@@ -15,6 +15,7 @@ import io
 import re
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from unsugar import desugar
@@ -75,12 +76,10 @@ def run(source: str, filename: str = "<difftest>", prefix: str = "_us") -> Outco
     return Outcome(buffer.getvalue(), error, names)
 
 
-#: Sugar of the definitions family (``class``, ``import``), not built yet.
-#: Snippets use classes and imports as instrumentation (objects that log their
-#: dunder calls, ``sys``), so ``assert_same`` tolerates these statements
-#: themselves; everything else in the output, class bodies included, must be
-#: core. Pass ``allow=()`` to forbid them too.
-DEFINITIONS = ("classdef", "import", "importfrom", "alias")
+#: Sugar that ``assert_same`` tolerates in outputs by default: none, every
+#: statement a snippet uses as instrumentation (classes, imports) is rewritten.
+#: Pass ``allow`` to tolerate the findings of rules not built yet.
+DEFINITIONS: tuple[str, ...] = ()
 
 
 def desugared(source: str, keep: tuple[str, ...] = (), allow: tuple[str, ...] = ()) -> str:
@@ -99,11 +98,19 @@ def assert_same(
     keep: tuple[str, ...] = (),
     check_names: bool = True,
     allow: tuple[str, ...] = DEFINITIONS,
+    setup: Callable[[], object] | None = None,
 ) -> Outcome:
-    """Desugar ``source`` and assert both versions behave the same."""
+    """Desugar ``source`` and assert both versions behave the same.
+
+    ``setup`` runs before each of the two runs (e.g. to forget imported modules).
+    """
     source = textwrap.dedent(source)
     out = desugared(source, keep, allow)
+    if setup is not None:
+        setup()
     original = run(source)
+    if setup is not None:
+        setup()
     rewritten = run(out)
     assert rewritten.stdout == original.stdout, _explain("stdout", original, rewritten, out)
     assert rewritten.error == original.error, _explain("error", original, rewritten, out)

@@ -359,8 +359,6 @@ def with_logging(snippet: str) -> str:
 #: they start passing.
 LATER = {
     "del-name/class_body": "generator expressions are rewritten by the comprehension family",
-    "global/class_binds_global": "a kept class statement binds its name locally",
-    "global/import_binds_global": "a kept import statement binds its name locally",
 }
 
 

@@ -26,11 +26,14 @@ import ast
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from unsugar import builder as b
 from unsugar.registry import Rule, load_all
 from unsugar.unit import Unit
+
+if TYPE_CHECKING:
+    from unsugar.rules.classes import Namespace
 
 T = TypeVar("T")
 
@@ -65,6 +68,8 @@ class Scope:
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)
     node: ast.AST | None = None
+    #: A rewritten class body: its names live in a namespace it is given.
+    namespace: Namespace | None = None
 
 
 def declared(
@@ -256,10 +261,13 @@ class Lowerer:
         if len(node.targets) > 1 or not isinstance(target, ast.Name):
             return out  # kept sugar: the assignment rules are switched off
         name = self.mangle(target.id)
+        namespace = self.scope.namespace
         if name in self.scope.globals and self.scope.kind != "module" and not self.keeps("global"):
             out[-1] = b.copy_location(
                 b.expr(b.call(self.rt("global_set"), self.string(name), node.value)), node
             )
+        elif namespace is not None and namespace.holds(name, self):
+            out[-1] = b.copy_location(namespace.store(name, node.value, self), node)
         else:
             target.id = name
         return out
@@ -342,6 +350,9 @@ class Lowerer:
         it is made: ``__name__``, ``__qualname__``, ``co_name`` and the
         qualified names of the code nested in it.
         """
+        class_body = getattr(node, "class_body", None)
+        if class_body is not None:  # made by the class rule
+            return class_body.lower(node, self)
         shown = getattr(node, "shown_name", node.name)
         name = self.mangle(node.name)
         for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
@@ -375,6 +386,10 @@ class Lowerer:
         with self.new_scope(scope):
             node.body = self.block(self.with_prologue(node.body)) or [b.nothing()]
         return [*out, node]
+
+    def _stmt_Nonlocal(self, node: ast.Nonlocal) -> list[ast.stmt]:
+        node.names = [self.mangle(name) for name in node.names]
+        return [node]
 
     def _kept_stmt(self, node: ast.stmt) -> list[ast.stmt]:
         """A statement without a rule (or kept): lower its bodies in place."""
@@ -415,12 +430,19 @@ class Lowerer:
             if candidate.applies(node):
                 rule = candidate
                 break
+        if isinstance(node, ast.Name) and self.scope.namespace is not None:
+            return b.copy_location(self.scope.namespace.load(node, self), node)
         if rule is not None and rule.custom_order:
             return b.copy_location(rule.lower(node, self), node)
         if isinstance(node, OPAQUE_EXPRESSIONS):
+            if self.scope.namespace is not None and not isinstance(node, ast.Lambda):
+                # the first iterable is evaluated in the class body
+                node.generators[0].iter = self.expr(node.generators[0].iter)
             return node
         self.lower_children(node)
         if rule is None:
+            if isinstance(node, ast.Name):
+                node.id = self.mangle(node.id)
             return node
         return b.copy_location(rule.lower(node, self), node)
 

@@ -21,6 +21,10 @@ from unsugar.registry import stmt_rule
 #: that ``del`` did not unbind it (see :mod:`unsugar.rules.deletion`).
 UNBOUND_MARK = "unsugar_unbound"
 
+#: Set on a ``Name`` node by the same analysis when it reads a ``global`` name
+#: that an enclosing function also binds (see ``global-read``).
+GLOBAL_MARK = "unsugar_global"
+
 
 def _single(kind: type[ast.expr] | tuple[type[ast.expr], ...]):
     """A predicate: an ``Assign`` with one target of type ``kind``."""
@@ -175,8 +179,9 @@ def lower_augassign(node: ast.AugAssign, cx: Lowerer) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     if isinstance(target, ast.Name):
         current: ast.expr = ast.Name(id=target.id, ctx=ast.Load())
-        if hasattr(target, UNBOUND_MARK):
-            setattr(current, UNBOUND_MARK, getattr(target, UNBOUND_MARK))
+        for mark in (UNBOUND_MARK, GLOBAL_MARK):
+            if hasattr(target, mark):
+                setattr(current, mark, getattr(target, mark))
         store: ast.expr = ast.Name(id=target.id, ctx=ast.Store())
     elif isinstance(target, ast.Attribute):
         obj = _hold(target.value, "t", out, cx)
@@ -270,6 +275,8 @@ def setup_annotations(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     """A prologue: a body with annotations starts by creating ``__annotations__``."""
     if cx.keeps("annassign") or cx.scope.kind == "function" or not has_annotations(body):
         return []
+    if cx.scope.namespace is not None:
+        return [cx.scope.namespace.setup_annotations(cx)]
     return [b.expr(b.call(cx.rt("setup_annotations")))]
 
 

@@ -21,4 +21,6 @@ MODULES = (
     "assignments",
     "exceptions",
     "contexts",
+    "imports",
+    "classes",
 )

@@ -1,0 +1,379 @@
+"""Classes: the ``class`` statement as a call of ``build_class`` on a body ``def``.
+
+::
+
+    @d                                def _us_body_C_1(_us_ns_1):
+    class C(B, metaclass=M):              __module__ = __name__
+        "Doc."                     ->     __qualname__ = "C"
+        x = 1                             __doc__ = "Doc."
+        def f(self): ...                  x = 1
+                                          def _us_f_1(self): ...
+                                          f = _us_f_1
+                                      C = d(_us_build_class(_us_body_C_1, "C", B, metaclass=M))
+
+``build_class`` is ``builtins.__build_class__`` (``__mro_entries__``, the
+metaclass, ``__prepare__``, ``__orig_bases__``, the ``__class__`` cell check)
+calling the body with the namespace. In the body, every name of the class
+lives in that namespace, as ``LOAD_NAME``, ``STORE_NAME`` and
+``DELETE_NAME`` use it: the body def has no local variable named by the user
+(a def is made under a temporary, then stored), so the functions of the class
+do not see its names. A name that an enclosing function binds is read as
+``LOAD_CLASSDEREF`` does: the namespace first, then the variable. The
+builtins ``locals`` and ``vars``, read in the body, return the namespace.
+
+When a function of the class uses ``super`` or ``__class__``, the body def has
+a local ``__class__`` that those functions close over (CPython's compiler
+makes any function that reads ``super`` refer to ``__class__``); its cell is
+stored as ``__classcell__`` and returned, and ``type.__new__`` fills it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass, field
+
+from unsugar import builder as b
+from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared, mangle
+from unsugar.registry import stmt_rule
+
+#: Set on a ``ClassDef`` by the module analysis: the names its body reads
+#: from an enclosing function (``LOAD_CLASSDEREF``).
+FREE_MARK = "unsugar_class_free"
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass
+class Namespace:
+    """The names of one rewritten class body, kept in the namespace ``param``."""
+
+    param: str
+    free: set[str]
+    readers: dict[str, str] = field(default_factory=dict)  # free name -> its reader def
+
+    def holds(self, name: str, cx: Lowerer) -> bool:
+        """Whether a store to ``name`` goes to the namespace (not to a
+        ``nonlocal``, nor to a generated name: those are locals)."""
+        return not name.startswith(cx.unit.names.prefix) and name not in cx.scope.nonlocals
+
+    def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
+        name = cx.mangle(node.id)
+        if name.startswith(cx.unit.names.prefix):
+            return node
+        if name in cx.scope.globals:
+            return b.call(cx.rt("namespace_global"), cx.string(name))
+        if name in self.free or name in cx.scope.nonlocals:
+            reader = self.readers.get(name)
+            if reader is None:
+                reader = self.readers[name] = cx.temp("free")
+            return b.call(cx.rt("namespace_free"), b.load(self.param), cx.string(name), b.load(reader))
+        return b.call(cx.rt("namespace_load"), b.load(self.param), cx.string(name))
+
+    def store(self, name: str, value: ast.expr, cx: Lowerer) -> ast.stmt:
+        return b.expr(b.call(cx.rt("namespace_store"), b.load(self.param), cx.string(name), value))
+
+    def delete(self, name: str, cx: Lowerer) -> ast.stmt:
+        return b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param), cx.string(name)))
+
+    def setup_annotations(self, cx: Lowerer) -> ast.stmt:
+        return b.expr(b.call(cx.rt("namespace_setup_annotations"), b.load(self.param)))
+
+
+@dataclass
+class ClassBody:
+    """Carried by the body def the class rule makes; lowers it in the class's scope."""
+
+    node: ast.ClassDef
+    namespace: Namespace
+    head: list[ast.stmt]  # __module__, __qualname__, ...: before the prologue
+    tail: list[ast.stmt]  # core: after the body
+
+    def lower(self, fn: ast.FunctionDef, cx: Lowerer) -> list[ast.stmt]:
+        cls = self.node
+        qualname = cx.qualname(cls.name)
+        scope = Scope(
+            "class", qualname + ".", cls.name,
+            declared(cls.body, ast.Global, cls.name),
+            declared(cls.body, ast.Nonlocal, cls.name), cls, self.namespace,
+        )
+        with cx.new_scope(scope):
+            head = cx.block(self.head)
+            body = cx.block(cx.with_prologue(fn.body))
+        readers = [
+            b.function(reader, [], [b.ret(b.load(name))])
+            for name, reader in self.namespace.readers.items()
+        ]
+        fn.body = b.located([*readers, *head, *body], cls) + self.tail
+        rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(cls.name),
+                        cx.string(qualname))
+        return [fn, b.copy_location(b.expr(rename), cls)]
+
+
+@stmt_rule(
+    ast.ClassDef,
+    id="class",
+    summary="a class body becomes a def run in the namespace __prepare__ returns, its names "
+    "stored there; build_class then calls the metaclass; decorators applied bottom up",
+    before="@d\nclass C(B):\n    x = 1",
+    after="def _us_body_C_1(_us_ns_1):\n"
+    "    _us_namespace_store(_us_ns_1, _us_s___module__, _us_namespace_load(_us_ns_1, _us_s___name__))\n"
+    "    _us_namespace_store(_us_ns_1, _us_s___qualname__, _us_s_C)\n"
+    "    _us_class_first_line(_us_ns_1, 1)\n"
+    "    _us_namespace_store(_us_ns_1, _us_s_x, 1)\n"
+    "    _us_class_static_attributes(_us_ns_1)\n"
+    "_us_rename_function(_us_body_C_1, _us_s_C, _us_s_C)\n"
+    "C = d(_us_build_class(_us_body_C_1, _us_s_C, B))",
+    reference="compound_stmts.html#class-definitions",
+    applies=lambda node: not getattr(node, "type_params", None),
+)
+def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
+    """The decorators are evaluated first, then the bases and keywords (the
+    body def is made before them, which nothing can observe); the name is
+    bound once the decorators have run."""
+    namespace = Namespace(cx.temp("ns"), getattr(node, FREE_MARK, set()))
+    ns = b.load(namespace.param)
+    first_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    head = [
+        b.assign("__module__", b.load("__name__")),
+        b.assign("__qualname__", ast.Constant(cx.qualname(node.name))),
+        b.expr(b.call(cx.rt("class_first_line"), ns, b.int_(first_line))),
+    ]
+    body = _methods_bound_late(list(node.body), cx)
+    if _docstring(body) is not None and not cx.keeps("docstring"):
+        text = b.call(cx.rt("docstring_text"), body[0].value)
+        body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
+    attributes = [cx.string(name) for name in static_attributes(node)]
+    tail: list[ast.stmt] = [
+        b.expr(b.call(cx.rt("class_static_attributes"), b.load(namespace.param), *attributes))
+    ]
+    if needs_class_cell(node):
+        reader = cx.temp("classcell")
+        tail += [
+            b.while_(b.int_(0), [b.assign("__class__", b.int_(0))]),  # a local, never set
+            b.function(reader, [], [b.ret(b.load("__class__"))]),
+            b.ret(b.call(cx.rt("class_cell"), b.load(namespace.param), b.load(reader))),
+        ]
+    fn = b.function(cx.temp("body_" + (node.name.lstrip("_") or "C")), [namespace.param], body)
+    fn.class_body = ClassBody(node, namespace, head, b.located(tail, node))
+    value: ast.expr = b.call_with(
+        cx.rt("build_class"), [b.load(fn.name), ast.Constant(node.name), *node.bases], node.keywords
+    )
+    for decorator in reversed(node.decorator_list):
+        value = b.call(decorator, value)
+    return [fn, b.assign(node.name, value)]
+
+
+def _docstring(body: list[ast.stmt]) -> str | None:
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+            and isinstance(first.value.value, str):
+        return first.value.value
+    return None
+
+
+def _methods_bound_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
+    """Each undecorated ``def f`` of the class body (in its blocks too) becomes
+    ``def _us_f_1`` then ``f = _us_f_1``: the function is finished (defaults,
+    docstring, ...) before the namespace sees it, as in CPython. (A decorated
+    def is made under a temporary by the decorator rule.)"""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, _FUNCTIONS) and not stmt.decorator_list:
+            shown = stmt.name
+            stmt.name = cx.temp(shown.lstrip("_") or "f")
+            stmt.shown_name = shown
+            out += [stmt, b.copy_location(b.assign(shown, b.load(stmt.name)), stmt)]
+            continue
+        if not isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
+            for name in ("body", "orelse", "finalbody"):
+                value = getattr(stmt, name, None)
+                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                    setattr(stmt, name, _methods_bound_late(value, cx))
+            for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+                part.body = _methods_bound_late(part.body, cx)
+        out.append(stmt)
+    return out
+
+
+# ------------------------------------------------------------------ analysis
+def _scope_walk(nodes: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
+    """The nodes of one scope, and the scopes (functions, lambdas, classes,
+    comprehensions) made in it; what those evaluate where they are made
+    (decorators, defaults, bases, the first iterable) belongs to this scope."""
+    own: list[ast.AST] = []
+    nested: list[ast.AST] = []
+    todo = list(reversed(nodes))
+    while todo:
+        node = todo.pop()
+        own.append(node)
+        parts: list[ast.AST]
+        if isinstance(node, (*_FUNCTIONS, ast.Lambda)):
+            nested.append(node)
+            args = node.args
+            parts = [*getattr(node, "decorator_list", ()), *args.defaults,
+                     *(d for d in args.kw_defaults if d is not None)]
+            if not isinstance(node, ast.Lambda):
+                parts += [a.annotation for a in _params(args) if a.annotation is not None]
+                parts += [node.returns] if node.returns is not None else []
+        elif isinstance(node, ast.ClassDef):
+            nested.append(node)
+            parts = [*node.decorator_list, *node.bases, *node.keywords]
+        elif isinstance(node, _COMPREHENSIONS):
+            nested.append(node)
+            parts = [node.generators[0].iter]
+        else:
+            parts = list(ast.iter_child_nodes(node))
+        todo.extend(reversed(parts))
+    return own, nested
+
+
+def _params(args: ast.arguments) -> list[ast.arg]:
+    return [a for a in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg)
+            if a is not None]
+
+
+def _inside(node: ast.AST) -> list[ast.AST]:
+    """What runs in the scope ``node`` makes."""
+    if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+        return list(node.body)
+    if isinstance(node, ast.Lambda):
+        return [node.body]
+    first, *rest = node.generators
+    parts: list[ast.AST] = [first.target, *first.ifs, *rest]
+    if isinstance(node, ast.DictComp):
+        return [*parts, node.key, node.value]
+    return [*parts, node.elt]
+
+
+@dataclass
+class _Names:
+    """The bindings of one scope."""
+
+    bound: set[str]
+    globals: set[str]
+    nonlocals: set[str]
+    loads: set[str]
+
+
+def _names(node: ast.AST, class_name: str | None) -> _Names:
+    own, nested = _scope_walk(_inside(node))
+    found = _Names(set(), set(), set(), set())
+    if isinstance(node, _FUNCTIONS):
+        found.bound.update(a.arg for a in _params(node.args))
+    for item in own:
+        if isinstance(item, ast.Name):
+            (found.loads if isinstance(item.ctx, ast.Load) else found.bound).add(item.id)
+        elif isinstance(item, ast.Global):
+            found.globals.update(item.names)
+        elif isinstance(item, ast.Nonlocal):
+            found.nonlocals.update(item.names)
+        elif isinstance(item, ast.alias):
+            found.bound.add((item.asname or item.name).partition(".")[0])
+        elif isinstance(item, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and item.name:
+            found.bound.add(item.name)
+        elif isinstance(item, ast.MatchMapping) and item.rest:
+            found.bound.add(item.rest)
+    for scope in nested:
+        if isinstance(scope, (*_FUNCTIONS, ast.ClassDef)):
+            found.bound.add(scope.name)
+        elif isinstance(scope, _COMPREHENSIONS):  # (x := v) binds in this scope
+            found.bound.update(n.target.id for n in ast.walk(scope) if isinstance(n, ast.NamedExpr))
+    for names in (found.bound, found.globals, found.nonlocals, found.loads):
+        mangled = {mangle(name, class_name) for name in names}
+        names.clear()
+        names.update(mangled)
+    return found
+
+
+def _mark_classes(node: ast.AST, class_name: str | None, functions: list[_Names]) -> None:
+    """Mark every class in ``node``'s scope with the names it reads from the
+    functions around it; ``functions`` are those functions' bindings."""
+    _, nested = _scope_walk(_inside(node) if not isinstance(node, ast.Module) else node.body)
+    for scope in nested:
+        if isinstance(scope, ast.ClassDef):
+            names = _names(scope, scope.name)
+            free = set()
+            for name in names.loads - names.bound - names.globals:
+                for outer in reversed(functions):
+                    if name in outer.globals:
+                        break
+                    if name in outer.bound or name in outer.nonlocals:
+                        free.add(name)
+                        break
+            setattr(scope, FREE_MARK, free)
+            _mark_classes(scope, scope.name, functions)
+        elif isinstance(scope, _FUNCTIONS):
+            _mark_classes(scope, class_name, [*functions, _names(scope, class_name)])
+
+
+def mark_class_free_names(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
+    """A module prologue that adds nothing: it marks each class with ``FREE_MARK``."""
+    if cx.scope.kind == "module" and not cx.keeps("class"):
+        _mark_classes(ast.Module(body=body, type_ignores=[]), None, [])
+    return []
+
+
+PROLOGUES.append(mark_class_free_names)
+
+
+def needs_class_cell(node: ast.ClassDef) -> bool:
+    """Whether a function of the class uses ``super`` or ``__class__`` (CPython
+    then gives the class a ``__class__`` cell)."""
+    return any(_uses_class_cell(scope) for scope in _class_level_scopes(node.body))
+
+
+def _class_level_scopes(nodes: list[ast.AST]) -> list[ast.AST]:
+    """The function scopes made at the level of a class body; from 3.12 a list,
+    set or dict comprehension is part of the body (PEP 709), its scopes too."""
+    out: list[ast.AST] = []
+    for scope in _scope_walk(nodes)[1]:
+        if isinstance(scope, ast.ClassDef):
+            continue
+        if sys.version_info >= (3, 12) and isinstance(scope, _COMPREHENSIONS) \
+                and not isinstance(scope, ast.GeneratorExp):
+            out += _class_level_scopes(_inside(scope))
+        else:
+            out.append(scope)
+    return out
+
+
+def _uses_class_cell(node: ast.AST) -> bool:
+    own, nested = _scope_walk(_inside(node))
+    binds = isinstance(node, (*_FUNCTIONS, ast.Lambda)) and any(
+        a.arg == "__class__" for a in _params(node.args)
+    )
+    uses = False
+    for item in own:
+        if isinstance(item, ast.Name) and item.id == "__class__":
+            if isinstance(item.ctx, ast.Load):
+                uses = True
+            else:
+                binds = True
+        elif isinstance(item, ast.Name) and item.id == "super" and isinstance(item.ctx, ast.Load):
+            uses = True
+    if not uses:
+        uses = any(_uses_class_cell(scope) for scope in nested if not isinstance(scope, ast.ClassDef))
+    return uses and not binds
+
+
+def static_attributes(node: ast.ClassDef) -> list[str]:
+    """``__static_attributes__`` (3.13): the sorted names ``x`` of the ``self.x = ...``
+    in the class and in all the functions in it (not in nested classes)."""
+    found: set[str] = set()
+    skipped: set[int] = set()
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        item = todo.pop()
+        if isinstance(item, ast.ClassDef):
+            todo += [*item.decorator_list, *item.bases, *item.keywords]
+            continue
+        if isinstance(item, ast.AugAssign) or isinstance(item, ast.AnnAssign) and item.value is None:
+            skipped.add(id(item.target))
+        if isinstance(item, ast.Attribute) and isinstance(item.ctx, ast.Store) \
+                and isinstance(item.value, ast.Name) and item.value.id == "self" \
+                and id(item) not in skipped:
+            found.add(item.attr)
+        todo.extend(ast.iter_child_nodes(item))
+    return sorted(found)

@@ -1,0 +1,226 @@
+"""Classes: what ``builtins.__build_class__`` does, and the class-body names.
+
+A class body is a core ``def`` that takes the namespace and reads and writes
+its names through these helpers, as CPython's ``LOAD_NAME``, ``STORE_NAME``,
+``DELETE_NAME`` and ``LOAD_CLASSDEREF`` do. ``build_class`` resolves the
+bases, chooses the metaclass, prepares the namespace, runs the body in it and
+calls the metaclass, in CPython's order and with its messages.
+"""
+
+classes_sys = __import__("sys")
+classes_frame_of_caller = classes_sys._getframe
+classes_is_subtype = type.__subclasscheck__
+classes_missing = object()
+classes_builtin_locals = locals
+classes_builtin_vars = vars
+
+
+def namespace_load(namespace, name):
+    """A name read in a class body: the namespace, then globals, then builtins."""
+    if type(namespace) is dict:
+        value = dict.get(namespace, name, classes_missing)
+        if value is not classes_missing:
+            return value
+    else:
+        found = True
+        try:
+            value = type(namespace).__getitem__(namespace, name)
+        except KeyError:
+            found = False
+        if found:
+            return value
+    value = namespace_global_lookup(classes_frame_of_caller(1), name)
+    if value is classes_builtin_locals or value is classes_builtin_vars:
+        return namespace_reader(namespace, value)
+    return value
+
+
+def namespace_reader(namespace, builtin):
+    """``locals()`` (and ``vars()``) in a class body return its namespace."""
+
+    def namespace_locals(*args):
+        if args:
+            return builtin(*args)
+        return namespace
+
+    namespace_locals.__name__ = builtin.__name__
+    namespace_locals.__qualname__ = builtin.__qualname__
+    return namespace_locals
+
+
+def namespace_global(name):
+    """A read of a name the class body declares ``global``."""
+    return namespace_global_lookup(classes_frame_of_caller(1), name)
+
+
+def namespace_global_lookup(frame, name):
+    value = dict.get(frame.f_globals, name, classes_missing)
+    if value is not classes_missing:
+        return value
+    builtins = frame.f_builtins
+    if type(builtins) is dict:
+        value = dict.get(builtins, name, classes_missing)
+    else:
+        try:
+            value = type(builtins).__getitem__(builtins, name)
+        except KeyError:
+            value = classes_missing
+    if value is classes_missing:
+        raise NameError(f"name '{name}' is not defined", name=name)
+    return value
+
+
+def namespace_free(namespace, name, variable):
+    """A read, in a class body, of a variable of an enclosing function: the
+    namespace first, then the variable (``variable()`` returns it)."""
+    if type(namespace) is dict:
+        value = dict.get(namespace, name, classes_missing)
+        if value is not classes_missing:
+            return value
+    else:
+        found = True
+        try:
+            value = type(namespace).__getitem__(namespace, name)
+        except KeyError:
+            found = False
+        if found:
+            return value
+    return variable()
+
+
+def namespace_store(namespace, name, value):
+    """``name = value`` in a class body."""
+    if type(namespace) is dict:
+        dict.__setitem__(namespace, name, value)
+        return
+    setitem = getattr(type(namespace), "__setitem__", None)
+    if setitem is None:
+        raise TypeError(f"'{type(namespace).__name__}' object does not support item assignment")
+    setitem(namespace, name, value)
+
+
+def namespace_remove(namespace, name):
+    """``del name`` in a class body: any failure is a NameError."""
+    failed = False
+    try:
+        type(namespace).__delitem__(namespace, name)
+    except:  # noqa: E722  (CPython turns every failure into NameError)
+        failed = True
+    if failed:
+        raise NameError(f"name '{name}' is not defined", name=name)
+
+
+def namespace_setup_annotations(namespace):
+    """A class body with annotations starts with an ``__annotations__`` dict."""
+    if type(namespace) is dict:
+        if "__annotations__" not in namespace:
+            dict.__setitem__(namespace, "__annotations__", {})
+        return
+    try:
+        type(namespace).__getitem__(namespace, "__annotations__")
+    except KeyError:
+        namespace_store(namespace, "__annotations__", {})
+
+
+def class_first_line(namespace, line):
+    """From 3.13, ``__firstlineno__``: the line of the class (or its first decorator)."""
+    if classes_sys.version_info >= (3, 13):
+        namespace_store(namespace, "__firstlineno__", line)
+
+
+def class_static_attributes(namespace, *names):
+    """From 3.13, ``__static_attributes__``: the ``self.x`` its functions assign."""
+    if classes_sys.version_info >= (3, 13):
+        namespace_store(namespace, "__static_attributes__", names)
+
+
+def class_cell(namespace, reader):
+    """Store the ``__class__`` cell (the one ``reader`` reads) as ``__classcell__``;
+    the body returns it, as CPython's class bodies do."""
+    cell = reader.__closure__[0]
+    namespace_store(namespace, "__classcell__", cell)
+    return cell
+
+
+def class_bases(bases):
+    """The bases after ``__mro_entries__`` (``types.resolve_bases``); the same
+    tuple when no base has one."""
+    resolved = None
+    index = 0
+    for base in bases:
+        if isinstance(base, type):
+            entries = None
+        else:
+            entries = getattr(base, "__mro_entries__", None)
+        if entries is None:
+            if resolved is not None:
+                resolved.append(base)
+        else:
+            replacement = entries(bases)
+            if not isinstance(replacement, tuple):
+                raise TypeError("__mro_entries__ must return a tuple")
+            if resolved is None:
+                resolved = list(bases[:index])
+            resolved.extend(replacement)
+        index += 1
+    if resolved is None:
+        return bases
+    return tuple(resolved)
+
+
+def class_metaclass(meta, bases):
+    """The most derived of ``meta`` and the metaclasses of the bases."""
+    winner = meta
+    for base in bases:
+        kind = type(base)
+        if classes_is_subtype(kind, winner):
+            continue
+        if classes_is_subtype(winner, kind):
+            winner = kind
+            continue
+        raise TypeError(
+            "metaclass conflict: the metaclass of a derived class must be a "
+            "(non-strict) subclass of the metaclasses of all its bases"
+        )
+    return winner
+
+
+def build_class(body, name, *bases, **keywords):
+    """``builtins.__build_class__``, with ``body(namespace)`` as the class body."""
+    original_bases = bases
+    bases = class_bases(bases)
+    if "metaclass" in keywords:
+        meta = keywords.pop("metaclass")
+        is_class = isinstance(meta, type)
+    else:
+        meta = type(bases[0]) if bases else type
+        is_class = True
+    if is_class:
+        meta = class_metaclass(meta, bases)
+    prepare = getattr(meta, "__prepare__", None)
+    if prepare is None:
+        namespace = {}
+    else:
+        namespace = prepare(name, bases, **keywords)
+    if not hasattr(type(namespace), "__getitem__"):
+        shown = meta.__name__ if is_class else "<metaclass>"
+        raise TypeError(
+            f"{shown}.__prepare__() must return a mapping, not {type(namespace).__name__}"
+        )
+    cell = body(namespace)
+    if bases is not original_bases:
+        namespace_store(namespace, "__orig_bases__", original_bases)
+    cls = meta(name, bases, namespace, **keywords)
+    if isinstance(cls, type) and cell is not None:
+        try:
+            owner = cell.cell_contents
+        except ValueError:
+            owner = classes_missing
+        if owner is not cls:
+            if owner is classes_missing:
+                raise RuntimeError(
+                    f"__class__ not set defining {name!r} as {cls!r}. "
+                    "Was __classcell__ propagated to type.__new__?"
+                )
+            raise TypeError(f"__class__ set to {owner!r} defining {name!r} as {cls!r}")
+    return cls
