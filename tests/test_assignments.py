@@ -384,6 +384,21 @@ AUGASSIGN = {
 }
 
 ANNASSIGN = {
+    "parenthesized_name_binds_nothing_in_a_function": """
+        def f():
+            (no_such_global): int
+            return no_such_global
+        def g():
+            x: int
+            return x
+        (m): p(int)
+        r = __annotations__
+        try:
+            f()
+        except NameError as e:
+            r2 = type(e).__name__, str(e)
+        g()
+    """,
     "module_records": """
         x: int = 5
         y: "str"

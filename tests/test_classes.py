@@ -620,6 +620,28 @@ CLASS = {
                     z = str(e)
         print(A.B.z)
     """,
+    "nested_class_body_reads_the_enclosing_class_cell": """
+        class T:
+            def m(self):
+                class X:
+                    x = __class__
+                    def f():
+                        __class__
+                return X.x
+            def k(self):
+                def g():
+                    class W:
+                        w = __class__
+                    return W.w
+                return g()
+            def n(self):
+                class Y:
+                    class Z:
+                        z = __class__
+                return Y.Z.z
+        print(T().m(), T().k())
+        T().n()
+    """,
 }
 
 

@@ -55,6 +55,16 @@ CASES = {
                 return True
         r = E() != 1
     """,
+    "method_whose_binding_fails_is_not_implemented": """
+        def booh(self):
+            log.append("booh")
+            raise AttributeError("booh")
+        class E:
+            __eq__ = property(booh)
+            __lt__ = property(booh)
+        r = E() == E(), E() != E()
+        E() < E()
+    """,
     "unorderable_message": """
         1 < "a"
     """,

@@ -226,7 +226,8 @@ def lower_annassign(node: ast.AnnAssign, cx: Lowerer) -> list[ast.stmt]:
     annotation is evaluated: stored under the mangled name for a simple
     name, dropped otherwise; a string under ``from __future__ import
     annotations``. In a function nothing of the annotation runs, but
-    ``x: T`` still makes ``x`` local: a store that never runs says so::
+    ``x: T`` still makes ``x`` local (``(x): T`` does not): a store that
+    never runs says so::
 
         while 0:
             x = 0
@@ -238,7 +239,7 @@ def lower_annassign(node: ast.AnnAssign, cx: Lowerer) -> list[ast.stmt]:
     else:
         out.extend(b.expr(part) for part in _target_parts(target))
     if cx.scope.kind == "function":
-        if node.value is None and isinstance(target, ast.Name):
+        if node.value is None and isinstance(target, ast.Name) and node.simple:
             out.append(b.while_(b.int_(0), [b.assign(target.id, b.int_(0))]))
         return out
     annotation = node.annotation

@@ -105,10 +105,12 @@ class ClassBody:
             b.function(reader, [], [b.ret(b.load(name))])
             for name, reader in self.namespace.readers.items()
         ]
-        fn.body = b.located([*readers, *head, *body], cls) + self.tail
+        # the readers are made where the class is: the body def's own ``__class__``
+        # (the cell of this class) must not hide an enclosing one
+        fn.body = b.located([*head, *body], cls) + self.tail
         rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(cls.name),
                         cx.string(qualname))
-        return [fn, b.copy_location(b.expr(rename), cls)]
+        return [*b.located(readers, cls), fn, b.copy_location(b.expr(rename), cls)]
 
 
 @stmt_rule(
@@ -303,7 +305,10 @@ def _mark_classes(node: ast.AST, class_name: str | None, functions: list[_Names]
                         free.add(name)
                         break
             setattr(scope, FREE_MARK, free)
-            _mark_classes(scope, scope.name, functions)
+            inside = functions
+            if needs_class_cell(scope):  # the scopes in it see the class's ``__class__``
+                inside = [*functions, _Names({"__class__"}, set(), set(), set())]
+            _mark_classes(scope, scope.name, inside)
         elif isinstance(scope, _FUNCTIONS):
             _mark_classes(scope, class_name, [*functions, _names(scope, class_name)])
 
@@ -319,8 +324,9 @@ PROLOGUES.append(mark_class_free_names)
 
 
 def needs_class_cell(node: ast.ClassDef) -> bool:
-    """Whether a function of the class uses ``super`` or ``__class__`` (CPython
-    then gives the class a ``__class__`` cell)."""
+    """Whether a function of the class uses ``super`` or ``__class__``, or the
+    body of a class nested in it reads ``__class__`` (CPython then gives the
+    class a ``__class__`` cell)."""
     return any(_uses_class_cell(scope) for scope in _class_level_scopes(node.body))
 
 
@@ -329,8 +335,6 @@ def _class_level_scopes(nodes: list[ast.AST]) -> list[ast.AST]:
     set or dict comprehension is part of the body (PEP 709), its scopes too."""
     out: list[ast.AST] = []
     for scope in _scope_walk(nodes)[1]:
-        if isinstance(scope, ast.ClassDef):
-            continue
         if sys.version_info >= (3, 12) and isinstance(scope, _COMPREHENSIONS) \
                 and not isinstance(scope, ast.GeneratorExp):
             out += _class_level_scopes(_inside(scope))
@@ -340,6 +344,8 @@ def _class_level_scopes(nodes: list[ast.AST]) -> list[ast.AST]:
 
 
 def _uses_class_cell(node: ast.AST) -> bool:
+    if isinstance(node, ast.ClassDef):
+        return _class_body_reads_class_cell(node)
     own, nested = _scope_walk(_inside(node))
     binds = isinstance(node, (*_FUNCTIONS, ast.Lambda)) and any(
         a.arg == "__class__" for a in _params(node.args)
@@ -354,8 +360,19 @@ def _uses_class_cell(node: ast.AST) -> bool:
         elif isinstance(item, ast.Name) and item.id == "super" and isinstance(item.ctx, ast.Load):
             uses = True
     if not uses:
-        uses = any(_uses_class_cell(scope) for scope in nested if not isinstance(scope, ast.ClassDef))
+        uses = any(_uses_class_cell(scope) for scope in nested)
     return uses and not binds
+
+
+def _class_body_reads_class_cell(node: ast.ClassDef) -> bool:
+    """Whether the body of a nested class reads ``__class__`` from the scopes
+    around it (its own functions use the nested class's own cell)."""
+    own, nested = _scope_walk(_inside(node))
+    names = [item for item in own if isinstance(item, ast.Name) and item.id == "__class__"]
+    if any(isinstance(item.ctx, ast.Load) for item in names):
+        return not any(isinstance(item.ctx, ast.Store | ast.Del) for item in names)
+    return any(_class_body_reads_class_cell(scope) for scope in nested
+               if isinstance(scope, ast.ClassDef))
 
 
 def static_attributes(node: ast.ClassDef) -> list[str]:

@@ -104,6 +104,30 @@ def special_call_maybe(obj, name, other):
     return special_call(method, obj, other)
 
 
+def compare_call_maybe(obj, name, other):
+    """``special_call_maybe`` for a rich comparison: an error while binding the method
+    (a descriptor's ``__get__``) is dropped and gives ``NotImplemented``, as CPython's
+    ``slot_tp_richcompare`` does."""
+    method = special_lookup(type(obj), name)
+    if compare_is(method, operator_missing):
+        return NotImplemented
+    kind = type(method)
+    if compare_is(kind, operator_function_type):
+        return method(obj, other)
+    if compare_is(kind, operator_wrapper_type):
+        return method(obj, other)
+    if compare_is(kind, operator_method_type):
+        return method(obj, other)
+    getter = special_lookup(kind, "__get__")
+    if compare_is(getter, operator_missing):
+        return method(other)
+    try:
+        bound = special_call(getter, method, obj, type(obj))
+    except:  # noqa: E722  (CPython clears whatever the binding raised)
+        return NotImplemented
+    return bound(other)
+
+
 def operator_type_name(kind, width):
     """The C-level name of ``kind`` that CPython's messages show, cut to ``width``.
 
@@ -571,15 +595,15 @@ def rich_compare(left, right, name, swapped):
     if compare_is_not(left_type, right_type):
         if operator_is_subtype(left_type, right_type):
             reflected_first = True
-            result = special_call_maybe(right, swapped, left)
+            result = compare_call_maybe(right, swapped, left)
             if compare_is_not(result, NotImplemented):
                 return result
-    result = special_call_maybe(left, name, right)
+    result = compare_call_maybe(left, name, right)
     if compare_is_not(result, NotImplemented):
         return result
     if reflected_first:
         return NotImplemented
-    return special_call_maybe(right, swapped, left)
+    return compare_call_maybe(right, swapped, left)
 
 
 def compare_order(left, right, name, swapped, symbol):
