@@ -620,6 +620,27 @@ CLASS = {
                     z = str(e)
         print(A.B.z)
     """,
+    "nonlocal_in_class_body_writes_the_enclosing_variable": """
+        class T:
+            def m(self):
+                class X:
+                    nonlocal __class__
+                    __class__ = 42
+                    def f():
+                        __class__
+                return __class__, X.f.__closure__[0].cell_contents is X
+        def g():
+            x = 1
+            class C:
+                nonlocal x
+                y = x
+                x = 2
+                x += 3
+                def h(self):
+                    return x
+            return x, C.y, C().h(), sorted(filter(lambda k: not k.startswith("__"), vars(C)))
+        print(T().m(), g())
+    """,
     "nested_class_body_reads_the_enclosing_class_cell": """
         class T:
             def m(self):

@@ -388,6 +388,8 @@ class Lowerer:
         return [*out, node]
 
     def _stmt_Nonlocal(self, node: ast.Nonlocal) -> list[ast.stmt]:
+        if self.scope.namespace is not None:  # a class body writes through closures
+            return []
         node.names = [self.mangle(name) for name in node.names]
         return [node]
 

@@ -52,11 +52,11 @@ class Namespace:
     param: str
     free: set[str]
     readers: dict[str, str] = field(default_factory=dict)  # free name -> its reader def
+    writers: dict[str, str] = field(default_factory=dict)  # nonlocal name -> its writer def
 
     def holds(self, name: str, cx: Lowerer) -> bool:
-        """Whether a store to ``name`` goes to the namespace (not to a
-        ``nonlocal``, nor to a generated name: those are locals)."""
-        return not name.startswith(cx.unit.names.prefix) and name not in cx.scope.nonlocals
+        """Whether a store to ``name`` is the body's own (a generated name is a local)."""
+        return not name.startswith(cx.unit.names.prefix)
 
     def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
         name = cx.mangle(node.id)
@@ -72,6 +72,11 @@ class Namespace:
         return b.call(cx.rt("namespace_load"), b.load(self.param), cx.string(name))
 
     def store(self, name: str, value: ast.expr, cx: Lowerer) -> ast.stmt:
+        if name in cx.scope.nonlocals:
+            writer = self.writers.get(name)
+            if writer is None:
+                writer = self.writers[name] = cx.temp("set")
+            return b.expr(b.call(b.load(writer), value))
         return b.expr(b.call(cx.rt("namespace_store"), b.load(self.param), cx.string(name), value))
 
     def delete(self, name: str, cx: Lowerer) -> ast.stmt:
@@ -105,8 +110,14 @@ class ClassBody:
             b.function(reader, [], [b.ret(b.load(name))])
             for name, reader in self.namespace.readers.items()
         ]
-        # the readers are made where the class is: the body def's own ``__class__``
-        # (the cell of this class) must not hide an enclosing one
+        for name, writer in self.namespace.writers.items():
+            value = cx.temp("value")
+            readers.append(b.function(
+                writer, [value], [ast.Nonlocal(names=[name]), b.assign(name, b.load(value))]
+            ))
+        # the readers and writers of the closure variables are made where the
+        # class is, the body def has no ``nonlocal``: its own ``__class__`` (the
+        # cell of this class) must not hide an enclosing one
         fn.body = b.located([*head, *body], cls) + self.tail
         rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(cls.name),
                         cx.string(qualname))
