@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared, mangle
 from unsugar.registry import stmt_rule
+from unsugar.rules.functions import docstring_of
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
 #: from an enclosing function (``LOAD_CLASSDEREF``).
@@ -154,7 +155,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         b.expr(b.call(cx.rt("class_first_line"), ns, b.int_(first_line))),
     ]
     body = _methods_bound_late(list(node.body), cx)
-    if _docstring(body) is not None and not cx.keeps("docstring"):
+    if docstring_of(body) is not None and not cx.keeps("docstring"):
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
     attributes = [cx.string(name) for name in static_attributes(node)]
@@ -176,14 +177,6 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     for decorator in reversed(node.decorator_list):
         value = b.call(decorator, value)
     return [fn, b.assign(node.name, value)]
-
-
-def _docstring(body: list[ast.stmt]) -> str | None:
-    first = body[0] if body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-            and isinstance(first.value.value, str):
-        return first.value.value
-    return None
 
 
 def _methods_bound_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:

@@ -46,7 +46,8 @@ def _all_args(args: ast.arguments) -> list[ast.arg]:
     return out
 
 
-def _docstring(body: list[ast.stmt]) -> str | None:
+def docstring_of(body: list[ast.stmt]) -> str | None:
+    """The docstring of a body (its first statement, a string), if any."""
     first = body[0] if body else None
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
             and isinstance(first.value.value, str):
@@ -234,7 +235,7 @@ def annotation_source(node: ast.expr) -> str:
     after="def f():\n    return\n_us_set_function_doc(f, _us_str_1)",
     reference="datamodel.html#user-defined-functions",
     applies=lambda node: not getattr(node, "decorator_list", None) and (
-        _docstring(node.body) is not None if isinstance(node, Def)
+        docstring_of(node.body) is not None if isinstance(node, Def)
         else isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
     ),
 )

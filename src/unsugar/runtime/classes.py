@@ -15,20 +15,21 @@ classes_builtin_locals = locals
 classes_builtin_vars = vars
 
 
+def namespace_lookup(namespace, name):
+    """``namespace[name]`` (``__getitem__`` of its type), or ``classes_missing`` on KeyError."""
+    if type(namespace) is dict:
+        return dict.get(namespace, name, classes_missing)
+    try:
+        return type(namespace).__getitem__(namespace, name)
+    except KeyError:
+        return classes_missing
+
+
 def namespace_load(namespace, name):
     """A name read in a class body: the namespace, then globals, then builtins."""
-    if type(namespace) is dict:
-        value = dict.get(namespace, name, classes_missing)
-        if value is not classes_missing:
-            return value
-    else:
-        found = True
-        try:
-            value = type(namespace).__getitem__(namespace, name)
-        except KeyError:
-            found = False
-        if found:
-            return value
+    value = namespace_lookup(namespace, name)
+    if value is not classes_missing:
+        return value
     value = namespace_global_lookup(classes_frame_of_caller(1), name)
     if value is classes_builtin_locals or value is classes_builtin_vars:
         return namespace_reader(namespace, value)
@@ -73,18 +74,9 @@ def namespace_global_lookup(frame, name):
 def namespace_free(namespace, name, variable):
     """A read, in a class body, of a variable of an enclosing function: the
     namespace first, then the variable (``variable()`` returns it)."""
-    if type(namespace) is dict:
-        value = dict.get(namespace, name, classes_missing)
-        if value is not classes_missing:
-            return value
-    else:
-        found = True
-        try:
-            value = type(namespace).__getitem__(namespace, name)
-        except KeyError:
-            found = False
-        if found:
-            return value
+    value = namespace_lookup(namespace, name)
+    if value is not classes_missing:
+        return value
     return variable()
 
 

@@ -42,14 +42,7 @@ def global_delete(name):
 
 def namespace_delete(name):
     """``del name`` in a module or class body: its namespace, NameError on any failure."""
-    namespace = frame_of_caller(1).f_locals
-    failed = False
-    try:
-        type(namespace).__delitem__(namespace, name)
-    except:  # noqa: E722  (CPython turns every failure into NameError)
-        failed = True
-    if failed:
-        raise NameError(f"name '{name}' is not defined", name=name)
+    namespace_remove(frame_of_caller(1).f_locals, name)  # noqa: F821  (runtime/classes.py)
 
 
 def unbound_local_message(name):
