@@ -1,9 +1,12 @@
 """with: PEP 343, as CPython runs it."""
 
 import textwrap
+import traceback
 
 import pytest
 from difftest import assert_same
+
+from unsugar.runner import Options, compile_source
 
 MANAGER = """
     class CM:
@@ -297,3 +300,44 @@ WITH = {
 @pytest.mark.parametrize("source", WITH.values(), ids=WITH.keys())
 def test_with(source: str) -> None:
     assert_same(textwrap.dedent(MANAGER) + textwrap.dedent(source))
+
+
+def _first_frame_position(code: object) -> tuple[int | None, ...]:
+    """Run ``code``; where the first traceback entry of the error it raises points."""
+    namespace: dict[str, object] = {}
+    try:
+        exec(code, namespace)
+    except RuntimeError as exc:
+        entry = traceback.extract_tb(exc.__traceback__)[1]  # [0] is this function
+        return entry.lineno, entry.end_lineno, entry.colno, entry.end_colno
+    raise AssertionError("no error")
+
+
+def test_with_protocol_errors_point_where_cpython_points() -> None:
+    """Tracebacks show a failing __enter__/__exit__ where CPython does: the
+    whole statement before 3.13, the item's expression from 3.13 (compiled
+    with the original positions, as ``unsugar run`` does)."""
+    source = textwrap.dedent("""
+        class Raises:
+            def __init__(self, where):
+                self.where = where
+            def __enter__(self):
+                if self.where == "enter":
+                    raise RuntimeError("enter")
+            def __exit__(self, *exc):
+                if self.where == "exit":
+                    raise RuntimeError("exit")
+        class Quiet:
+            def __enter__(self):
+                return self
+            def __exit__(self, *exc):
+                return None
+        with Quiet(), Raises(WHERE) as r, \\
+                Quiet() as q:
+            pass
+    """)
+    for where in ("enter", "exit"):
+        text = source.replace("WHERE", repr(where))
+        original = compile(text, "m.py", "exec")
+        desugared = compile_source(text.encode(), "m.py", Options(cache=False))
+        assert _first_frame_position(desugared) == _first_frame_position(original), where

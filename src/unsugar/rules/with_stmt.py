@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
@@ -51,11 +52,13 @@ def lower_with(node: ast.With, cx: Lowerer) -> list[ast.stmt]:
         b.if_(b.load(normal), [b.expr(b.call(b.load(leave), none, none, none))]),
         b.assign(leave, none),
     ]
-    return [
+    # where tracebacks show the protocol's calls: from 3.13 the item's expression
+    where = item.context_expr if sys.version_info >= (3, 13) else node
+    return b.located([
         b.assign(leave, item.context_expr),
         b.assign(enter, b.call(cx.rt("context_enter_method"), b.load(leave))),
         b.assign(leave, b.call(cx.rt("context_exit_method"), b.load(leave))),
         b.assign(enter, b.call(b.load(enter))),
         b.assign(normal, b.int_(1)),
         b.try_finally([b.try_except(body, on_error)], on_leaving),
-    ]
+    ], where)
