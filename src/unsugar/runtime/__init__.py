@@ -21,6 +21,7 @@ MODULES = (
     "assignments",
     "exceptions",
     "contexts",
+    "generators",
     "imports",
     "classes",
 )

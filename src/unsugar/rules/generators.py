@@ -1,0 +1,94 @@
+"""``yield from``: delegation to a subiterator (PEP 380), as CPython runs it.
+
+The delegating generator keeps the loop of PEP 380's formal semantics: it
+yields what the subiterator yields, and what is sent or thrown into it goes
+to the subiterator as CPython sends it (``runtime/generators.py`` says
+how: ``next``/``send``/``throw``/``close``); the subiterator's
+``StopIteration`` gives the value of the expression.
+
+Not the same: ``gi_yieldfrom`` of the delegating generator is ``None``;
+exceptions thrown in pass through the delegating generator's frame first
+(its traceback shows it); a subiterator that is not a generator gets the
+exception instance in ``throw(exc)``, where CPython passes on the arguments
+``throw`` was called with; an error looking up its ``close`` (other than
+``AttributeError``) propagates, where CPython reports it as unraisable.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from unsugar import builder as b
+from unsugar.lowering import Lowerer
+from unsugar.registry import expr_rule
+
+
+@expr_rule(
+    ast.YieldFrom,
+    id="yield-from",
+    summary="yield from x: delegate next/send/throw/close to iter(x); the value is its return value",
+    before="r = yield from g()",
+    after="_us_yf_1 = _us_yield_from_iter(g())\n"
+    "_us_step_1 = _us_yield_from_resumption(_us_yf_1, None, None)\n"
+    "try:\n"
+    "    _us_step_1 = _us_step_1()\n"
+    "except:\n"
+    "    _us_step_1 = _us_yield_from_stopped()\n"
+    "_us_sent_1 = None\n"
+    "_us_thrown_1 = None\n"
+    "while _us_yield_from_pending(_us_step_1):\n"
+    "    try:\n"
+    "        _us_sent_1 = yield _us_step_1\n"
+    "    except:\n"
+    "        _us_thrown_1 = _us_handled_exception()\n"
+    "    _us_step_1 = _us_yield_from_resumption(_us_yf_1, _us_sent_1, _us_thrown_1)\n"
+    "    _us_sent_1 = None\n"
+    "    _us_thrown_1 = None\n"
+    "    try:\n"
+    "        _us_step_1 = _us_step_1()\n"
+    "    except:\n"
+    "        _us_step_1 = _us_yield_from_stopped()\n"
+    "_us_yf_1 = None\n"
+    "_us_step_1 = _us_yield_from_result(_us_step_1)\n"
+    "r = _us_step_1",
+    reference="expressions.html#yield-expressions",
+    custom_order=True,
+)
+def lower_yield_from(node: ast.YieldFrom, cx: Lowerer) -> ast.expr:
+    """The first resumption is ``next``. Every exception thrown in is caught
+    at the ``yield`` and handed to the next resumption, outside the handler;
+    it is raised again when the subiterator does not take it. Only a
+    ``StopIteration`` from the subiterator itself ends the loop. The
+    temporaries are cleared as soon as their values are used, so that
+    nothing sent or thrown in is kept alive.
+    """
+    iterator, step = cx.temp("yf"), cx.temp("step")
+    sent, thrown = cx.temp("sent"), cx.temp("thrown")
+    none = cx.none
+
+    def resume(value: ast.expr, exception: ast.expr) -> list[ast.stmt]:
+        get = b.call(cx.rt("yield_from_resumption"), b.load(iterator), value, exception)
+        return [
+            b.assign(step, get),
+            b.assign(sent, none()),
+            b.assign(thrown, none()),
+            b.try_except(
+                [b.assign(step, b.call(b.load(step)))],
+                [b.assign(step, b.call(cx.rt("yield_from_stopped")))],
+            ),
+        ]
+
+    cx.emit(*b.located([
+        b.assign(iterator, b.call(cx.rt("yield_from_iter"), cx.expr(node.value))),
+        *resume(none(), none()),
+        b.while_(b.call(cx.rt("yield_from_pending"), b.load(step)), [
+            b.try_except(
+                [b.assign(sent, ast.Yield(value=b.load(step)))],
+                [b.assign(thrown, b.call(cx.rt("handled_exception")))],
+            ),
+            *resume(b.load(sent), b.load(thrown)),
+        ]),
+        b.assign(iterator, none()),
+        b.assign(step, b.call(cx.rt("yield_from_result"), b.load(step))),
+    ], node))
+    return b.load(step)

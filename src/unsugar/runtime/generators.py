@@ -1,0 +1,127 @@
+"""``yield from``: what CPython does to the subiterator (PEP 380).
+
+The delegating generator runs the loop itself (``rules/generators.py``): it
+yields, catches what is thrown in, gets from :func:`yield_from_resumption`
+what resumes the subiterator, and calls it. A ``StopIteration`` from the
+subiterator never reaches the generator's body: it becomes a done marker
+(see :func:`yield_from_pending`). The subiterator is resumed outside any
+``except`` block of the delegating generator, so that the exceptions it
+raises get the context CPython gives them, and directly from its frame, so
+that the subiterator's frame is called from the delegating generator's.
+"""
+
+yield_from_sys = __import__("sys")
+yield_from_handled_exception = yield_from_sys.exception
+yield_from_generator_type = __import__("types").GeneratorType
+yield_from_coroutine_type = __import__("types").CoroutineType
+#: ``CO_COROUTINE | CO_ITERABLE_COROUTINE``: code that may delegate to a coroutine.
+yield_from_coroutine_flags = 384
+yield_from_stop_value_slot = StopIteration.value
+yield_from_context_slot = BaseException.__context__
+yield_from_missing = object()
+yield_from_partial = __import__("functools").partial
+#: 3.12+ (``CLEANUP_THROW``): a ``StopIteration`` raised into the generator
+#: while it delegates a ``throw`` or ``close`` ends the ``yield from`` too.
+yield_from_cleanup_throw = yield_from_sys.version_info >= (3, 12)
+#: The type of the done marker (see :func:`yield_from_done`).
+yield_from_return_type = type("yield_from_return", (), {"__slots__": ("value",)})
+
+
+def yield_from_iter(iterable):
+    """``GET_YIELD_FROM_ITER``: a generator as it is; a coroutine only in a
+    coroutine or ``types.coroutine`` generator (the caller's code flags);
+    anything else through ``iter``.
+    """
+    kind = type(iterable)
+    if kind is yield_from_generator_type:
+        return iterable
+    if kind is yield_from_coroutine_type:
+        if yield_from_sys._getframe(1).f_code.co_flags & yield_from_coroutine_flags:
+            return iterable
+        raise TypeError("cannot 'yield from' a coroutine object in a non-coroutine generator")
+    return iter(iterable)
+
+
+def yield_from_subtype(klass, base):
+    """``PyType_IsSubtype``: ``base`` is in the MRO of ``klass`` (no hooks)."""
+    return type.__subclasscheck__(base, klass)
+
+
+def yield_from_pending(value):
+    """Whether the step gave a value to yield (the subiterator is not done)."""
+    return type(value) is not yield_from_return_type
+
+
+def yield_from_result(value):
+    """The value of the ``yield from`` expression, once it is done."""
+    return value.value
+
+
+def yield_from_done(value):
+    """The done marker, holding the subiterator's return value."""
+    done = yield_from_return_type()
+    done.value = value
+    return done
+
+
+def yield_from_stopped():
+    """In the handler of the resumption: the done marker for a ``StopIteration``
+    (its ``value`` slot); any other exception is raised again.
+    """
+    stop = yield_from_handled_exception()
+    if yield_from_subtype(type(stop), StopIteration):
+        return yield_from_done(yield_from_stop_value_slot.__get__(stop))
+    raise
+
+
+def yield_from_resumption(iterator, sent, thrown):
+    """What resumes ``iterator``, as a callable without arguments that the
+    delegating generator calls itself (so that the subiterator's frame is
+    called from it): ``next`` for ``None``, else ``send`` (a coroutine, which
+    has no ``__next__``, always ``send``). With ``thrown`` (the exception
+    thrown into the delegating generator): ``GeneratorExit`` closes the
+    subiterator (``close``, if it has one) and is raised again; another
+    exception goes to the subiterator's ``throw``, or is raised again if it
+    has none.
+    """
+    if thrown is None:
+        if sent is None and type(iterator) is not yield_from_coroutine_type:
+            return yield_from_partial(next, iterator)
+        return yield_from_partial(iterator.send, sent)
+    if not yield_from_cleanup_throw:
+        return yield_from_throw(iterator, thrown)
+    try:
+        return yield_from_throw(iterator, thrown)
+    except StopIteration as stop:
+        return yield_from_partial(yield_from_done, yield_from_stop_value_slot.__get__(stop))
+
+
+def yield_from_throw(iterator, thrown):
+    """The resumption for an exception thrown in (see :func:`yield_from_resumption`)."""
+    if yield_from_subtype(type(thrown), GeneratorExit):
+        close = yield_from_method(iterator, "close")
+        if close is not yield_from_missing:
+            close()
+        yield_from_reraise(thrown)
+    throw = yield_from_method(iterator, "throw")
+    if throw is yield_from_missing:
+        yield_from_reraise(thrown)
+    return yield_from_partial(throw, thrown)
+
+
+def yield_from_method(iterator, name):
+    """``iterator.name``, or ``yield_from_missing`` if it has no such attribute."""
+    try:
+        return getattr(iterator, name)
+    except AttributeError:
+        return yield_from_missing
+
+
+def yield_from_reraise(error):
+    """Raise ``error`` again, as the generator got it: its context is kept."""
+    context = yield_from_context_slot.__get__(error)
+    try:
+        raise error
+    except:  # noqa: E722  (any exception: it is raised again)
+        yield_from_context_slot.__set__(error, context)
+        raise
