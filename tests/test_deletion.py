@@ -357,9 +357,7 @@ def with_logging(snippet: str) -> str:
 #: Cases that need a family not built yet (they fail the core check or bind
 #: through a kept class/import statement); strict, so they are noticed when
 #: they start passing.
-LATER = {
-    "del-name/class_body": "generator expressions are rewritten by the comprehension family",
-}
+LATER: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [
@@ -371,7 +369,6 @@ def test_deletion(name):
     assert_same(with_logging(CASES[name]))
 
 
-@pytest.mark.xfail(strict=True, reason="comprehensions are rewritten by a later family")
 @pytest.mark.parametrize("inlined", [False, True])
 def test_del_name_read_in_comprehension(inlined):
     """A list comprehension runs inline since 3.12 (UnboundLocalError), a

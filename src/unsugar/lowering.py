@@ -195,8 +195,10 @@ class Lowerer:
         outer = self.scope
         qualname = name if outer.kind == "module" or name in outer.globals else outer.qualname + name
         body = node.body if isinstance(node.body, list) else []
+        # a comprehension's def sets the prefix of what it defines (no ``<locals>``)
+        prefix = getattr(node, "inner_qualname", qualname + ".<locals>.")
         return Scope(
-            "function", qualname + ".<locals>.", outer.class_name,
+            "function", prefix, outer.class_name,
             declared(body, ast.Global, outer.class_name),
             declared(body, ast.Nonlocal, outer.class_name), node,
         )
