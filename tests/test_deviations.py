@@ -1,0 +1,100 @@
+"""The documented differences (README, "Allowed deviations" and "Known
+limitations"), pinned: each test shows the difference as it is today, so a
+change in behaviour is noticed and the README kept true."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import traceback
+
+import pytest
+from difftest import desugared, run
+
+from unsugar.runner import Options, compile_source
+
+
+def outputs(source: str) -> tuple[str, str]:
+    """What ``source`` prints, as written and desugared."""
+    source = textwrap.dedent(source)
+    original = run(source)
+    rewritten = run(desugared(source))
+    assert original.error is None and rewritten.error is None
+    return original.stdout, rewritten.stdout
+
+
+def test_deleted_local_still_shows_in_locals() -> None:
+    """Core syntax cannot unbind a variable: ``del x`` and the end of
+    ``except ... as e`` leave a marker that ``locals()`` shows (reads of the
+    variable still raise ``UnboundLocalError`` as in CPython)."""
+    original, rewritten = outputs("""
+        def f(x):
+            del x
+            try:
+                raise KeyError
+            except KeyError as e:
+                pass
+            names = sorted(n for n in locals() if not n.startswith("_us"))
+            try:
+                x
+            except UnboundLocalError as error:
+                print(names, type(error).__name__)
+        f(1)
+    """)
+    assert original == "[] UnboundLocalError\n"
+    assert rewritten == "['e', 'x'] UnboundLocalError\n"
+
+
+def test_temporaries_show_in_globals() -> None:
+    original, rewritten = outputs("""
+        a, b = 1, 2
+        print(any(n.startswith("_us") for n in globals()))
+    """)
+    assert (original, rewritten) == ("False\n", "True\n")
+
+
+def _frames(code: object) -> list[str]:
+    namespace: dict[str, object] = {"__name__": "m"}
+    try:
+        exec(code, namespace)
+    except ZeroDivisionError as exc:
+        return [entry.name for entry in traceback.extract_tb(exc.__traceback__)[1:]]
+    raise AssertionError("no error")
+
+
+def test_error_raised_in_a_helper_shows_its_frame() -> None:
+    """An operator's error is raised inside its helper: one more frame."""
+    source = "def f(n):\n    return 1 / n\nf(0)\n"
+    original = _frames(compile(source, "m.py", "exec"))
+    rewritten = _frames(compile_source(source.encode(), "m.py", Options(cache=False)))
+    assert original == ["<module>", "f"]
+    assert rewritten[:2] == ["<module>", "f"] and len(rewritten) > 2
+
+
+def test_delegating_generator_has_no_gi_yieldfrom() -> None:
+    original, rewritten = outputs("""
+        def inner():
+            yield 1
+        def outer():
+            yield from inner()
+        g = outer()
+        next(g)
+        print(g.gi_yieldfrom is None)
+    """)
+    assert (original, rewritten) == ("False\n", "True\n")
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="comprehensions are inlined from 3.12")
+def test_comprehension_runs_in_a_frame_of_its_own() -> None:
+    """3.12 inlines list comprehensions (PEP 709): their frame is the
+    function's; the output keeps a def, so the frame's locals differ."""
+    original, rewritten = outputs("""
+        import sys
+        def f():
+            outer = 1
+            return [sorted(n for n in sys._getframe().f_locals if not n.startswith("_us"))
+                    for item in (1,)]
+        print(f())
+    """)
+    assert original == "[['item', 'outer']]\n"
+    assert rewritten == "[['item']]\n"
