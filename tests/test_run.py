@@ -346,3 +346,17 @@ def test_syntax_error_in_an_imported_module(tmp_path: Path, env: dict[str, str])
     (tmp_path / "prog.py").write_text("print('start')\nimport helper\n")
     (tmp_path / "helper.py").write_text("def f(:\n    pass\n")
     assert_same_run(["prog.py"], env, tmp_path, ("--keep", "import"))
+
+
+APPDIR = SHOP.parent / "appdir"
+
+
+@pytest.mark.parametrize("args", [["appdir"], ["appdir", "a", "b"], ["appdir", "x", "y", "z"]])
+def test_directory_runs_its_main_as_python_does(args: list[str], env: dict[str, str]) -> None:
+    assert_same_run(args, env, cwd=APPDIR.parent)
+
+
+def test_directory_program_is_desugared(env: dict[str, str]) -> None:
+    result = unsugar_run(str(APPDIR), "hi", env={**env, "SHOW_LOADERS": "1"}, cwd=SHOP)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "DesugaringLoader DesugaringLoader"

@@ -345,7 +345,12 @@ def run_command(argv: Sequence[str]) -> int:
             return 0
     if (args.script is None) == (args.module is None):
         parser.error("give a script or -m MODULE (not both)")
-    project = os.getcwd() if args.module else os.path.dirname(os.path.abspath(args.script))
+    if args.module:
+        project = os.getcwd()
+    elif os.path.isdir(args.script):
+        project = os.path.abspath(args.script)
+    else:
+        project = os.path.dirname(os.path.abspath(args.script))
     finder = runner.install(
         args.include, args.exclude, [project], keep, args.runtime, cache=not args.no_cache
     )

@@ -328,8 +328,11 @@ def _script_path(script: str) -> str:
 
 
 def run_script(script: str, args: Sequence[str], finder: DesugaringFinder) -> int:
-    """Run ``script`` as ``python SCRIPT ARGS`` does; the exit code."""
+    """Run ``script`` as ``python SCRIPT ARGS`` does; the exit code. A
+    directory runs its ``__main__.py``."""
     path = _script_path(script)
+    if os.path.isdir(path):
+        return run_directory(script, args)
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(os.path.realpath(path))
     main = types.ModuleType("__main__")
@@ -352,6 +355,17 @@ def run_script(script: str, args: Sequence[str], finder: DesugaringFinder) -> in
         return _report(exc.with_traceback(None))
     try:
         exec(code, main.__dict__)
+    except BaseException as exc:  # noqa: BLE001  (reported as the interpreter does)
+        return _report(exc)
+    return 0
+
+
+def run_directory(directory: str, args: Sequence[str]) -> int:
+    """Run ``python DIRECTORY ARGS``: its ``__main__`` module, found first on the path."""
+    sys.argv = [directory, *args]
+    sys.path[0] = os.path.realpath(directory)
+    try:
+        runpy._run_module_as_main("__main__", alter_argv=False)  # what python itself calls
     except BaseException as exc:  # noqa: BLE001  (reported as the interpreter does)
         return _report(exc)
     return 0
