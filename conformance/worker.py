@@ -17,7 +17,8 @@ The result file is JSON::
 
 ``status`` is ``ok``, ``import-error`` (the module did not import; ``error``
 has the traceback) or ``not-desugared`` (a module meant to be desugared was
-imported as is). Outcomes: ``pass``, ``fail``, ``error``, ``skip`` (also for a
+imported as is). The modules desugared besides the test are imported afresh
+in both modes (see :func:`forget`). Outcomes: ``pass``, ``fail``, ``error``, ``skip`` (also for a
 ``--skip`` test), ``xfail`` (an expected failure), ``xpass`` (an unexpected
 success). A test with a failing subtest is recorded as failing. No result
 file means a crash.
@@ -115,12 +116,7 @@ def run(
         "tests": {},
     }
     start = time.perf_counter()
-    if mode == "desugared":
-        already = [m for m in desugared if m in sys.modules]
-        if already:
-            record["status"] = "not-desugared"
-            record["error"] = f"imported before the hook was installed: {', '.join(already)}"
-            return record
+    forget(desugar)
     try:
         if mode == "desugared":
             from unsugar.runner import install
@@ -150,6 +146,15 @@ def run(
     record["tests"] = {**dict.fromkeys(sorted(removed), "skip"), **result.outcomes}
     record["duration"] = time.perf_counter() - start
     return record
+
+
+def forget(packages: list[str]) -> None:
+    """Drop ``packages`` (and what is inside them) from ``sys.modules``, in both
+    modes, so that the test imports them afresh (as ``import_fresh_module``
+    does): ``unittest`` or ``test.support`` may have imported them already."""
+    for name in list(sys.modules):
+        if any(name == package or name.startswith(package + ".") for package in packages):
+            del sys.modules[name]
 
 
 def main(argv: list[str] | None = None) -> int:
