@@ -20,8 +20,10 @@ MODULES = (
     "functions",
     "assignments",
     "exceptions",
+    "exception_groups",
     "contexts",
     "generators",
     "imports",
     "classes",
+    "matching",
 )
