@@ -23,26 +23,24 @@ def outputs(source: str) -> tuple[str, str]:
     return original.stdout, rewritten.stdout
 
 
-def test_deleted_local_still_shows_in_locals() -> None:
-    """Core syntax cannot unbind a variable: ``del x`` and the end of
-    ``except ... as e`` leave a marker that ``locals()`` shows (reads of the
-    variable still raise ``UnboundLocalError`` as in CPython)."""
+def test_super_after_its_first_argument_is_deleted() -> None:
+    """Core syntax cannot unbind a variable: ``del x`` leaves a marker (reads
+    raise ``UnboundLocalError`` and ``locals()`` hides it, as in CPython), so a
+    zero-argument ``super()`` still finds its first argument."""
     original, rewritten = outputs("""
-        def f(x):
-            del x
-            try:
-                raise KeyError
-            except KeyError as e:
-                pass
-            names = sorted(n for n in locals() if not n.startswith("_us"))
-            try:
-                x
-            except UnboundLocalError as error:
-                print(names, type(error).__name__)
-        f(1)
+        class C:
+            def m(self):
+                def f(x):
+                    del x
+                    super()
+                try:
+                    f(None)
+                except (RuntimeError, TypeError) as error:
+                    print(type(error).__name__)
+        C().m()
     """)
-    assert original == "[] UnboundLocalError\n"
-    assert rewritten == "['e', 'x'] UnboundLocalError\n"
+    assert original == "RuntimeError\n"
+    assert rewritten == "TypeError\n"
 
 
 def test_temporaries_show_in_globals() -> None:

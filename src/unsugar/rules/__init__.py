@@ -16,6 +16,7 @@ from unsugar.rules import (  # noqa: F401
     functions,
     generators,
     imports,
+    introspection,
     literals,
     loops,
     match,

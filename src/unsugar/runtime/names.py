@@ -10,11 +10,27 @@ Also ``not``, a truth test that needs no operator.
 
 frame_of_caller = __import__("sys")._getframe
 unbound_marker = object()
+names_builtin_locals = locals
+names_builtin_vars = vars
 
 
 def global_set(name, value):
     """``global name; name = value`` inside a function."""
     dict.__setitem__(frame_of_caller(1).f_globals, name, value)
+
+
+def visible_locals(found, function, prefix):
+    """What ``function()`` returned in a function: when ``function`` is the builtin
+    ``locals`` or ``vars``, without the compiler's temporaries (their names start
+    with ``prefix``) and the variables ``del`` unbound (they hold the marker).
+    The dict is changed in place: before 3.13 it is the frame's own, refreshed by
+    every call."""
+    if function is not names_builtin_locals and function is not names_builtin_vars:
+        return found
+    for name in list(found):
+        if str.startswith(name, prefix) or dict.__getitem__(found, name) is unbound_marker:
+            dict.__delitem__(found, name)
+    return found
 
 
 def global_value(name):
