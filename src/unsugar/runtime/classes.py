@@ -8,7 +8,6 @@ calls the metaclass, in CPython's order and with its messages.
 """
 
 classes_sys = __import__("sys")
-classes_frame_of_caller = classes_sys._getframe
 classes_is_subtype = type.__subclasscheck__
 classes_missing = object()
 classes_builtin_locals = locals
@@ -30,7 +29,7 @@ def namespace_load(namespace, name):
     value = namespace_lookup(namespace, name)
     if value is not classes_missing:
         return value
-    value = namespace_global_lookup(classes_frame_of_caller(1), name)
+    value = namespace_global_lookup(frame_of_caller(1), name)  # noqa: F821  (runtime/names.py)
     if value is classes_builtin_locals or value is classes_builtin_vars:
         return namespace_reader(namespace, value)
     return value
@@ -51,7 +50,7 @@ def namespace_reader(namespace, builtin):
 
 def namespace_global(name):
     """A read of a name the class body declares ``global``."""
-    return namespace_global_lookup(classes_frame_of_caller(1), name)
+    return namespace_global_lookup(frame_of_caller(1), name)  # noqa: F821  (runtime/names.py)
 
 
 def namespace_global_lookup(frame, name):

@@ -17,7 +17,7 @@ imports_optimized_flag = 1  # CO_OPTIMIZED: a function's frame has no locals map
 
 def import_name(name, fromlist, level):
     """``import name`` / ``from name import fromlist``: the module ``__import__`` returns."""
-    frame = imports_sys._getframe(1)
+    frame = frame_of_caller(1)  # noqa: F821  (runtime/names.py)
     namespace = None
     if not int.__and__(frame.f_code.co_flags, imports_optimized_flag):
         namespace = frame.f_locals
@@ -26,7 +26,7 @@ def import_name(name, fromlist, level):
 
 def import_name_in(namespace, name, fromlist, level):
     """``import_name`` in a rewritten class body, whose locals are ``namespace``."""
-    frame = imports_sys._getframe(1)
+    frame = frame_of_caller(1)  # noqa: F821  (runtime/names.py)
     return import_call(frame.f_builtins, frame.f_globals, namespace, name, fromlist, level)
 
 
@@ -94,7 +94,7 @@ def module_initializing(module):
 def import_star(module):
     """``from module import *``: the names of ``__all__``, else the public names of
     ``__dict__``, bound in the namespace of the calling module."""
-    namespace = imports_sys._getframe(1).f_locals
+    namespace = frame_of_caller(1).f_locals  # noqa: F821  (runtime/names.py)
     names = getattr(module, "__all__", imports_missing)
     public_only = names is imports_missing
     if public_only:

@@ -35,14 +35,7 @@ def visible_locals(found, function, prefix):
 
 def global_value(name):
     """A read of ``global name`` where an enclosing function binds ``name`` too."""
-    frame = frame_of_caller(1)
-    value = dict.get(frame.f_globals, name, unbound_marker)
-    if value is unbound_marker:
-        value = dict.get(frame.f_builtins, name, unbound_marker)
-    frame = None
-    if value is unbound_marker:
-        raise NameError(f"name '{name}' is not defined", name=name)
-    return value
+    return namespace_global_lookup(frame_of_caller(1), name)  # noqa: F821  (runtime/classes.py)
 
 
 def global_delete(name):
