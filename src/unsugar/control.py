@@ -1,64 +1,83 @@
-"""The second phase: ``if``, ``break``, ``continue``, ``while``/``else``,
-``try``/``finally`` and ``return`` through ``finally``, in core syntax.
+"""The second phase: ``if``, loops, ``break``, ``continue``, ``try``/``finally``,
+``with`` and ``return`` through them, in core syntax and *flat*.
+
+CPython allows 20 statically nested blocks (loops, ``try``, ``with``) and an
+``if`` costs none. Here too a block of the input is one block of the output
+(a ``for`` one ``while``, a ``with`` one ``try``), and a conditional costs
+none: it becomes a run of one-level *segments*, each a ``while`` that runs at
+most once, guarded by a flag::
+
+    if a:                     _us_if1 = a
+        f()                   while _us_if1:
+                                  _us_if1 = 0
+                                  f()
+
+A *level* is a run of statements that a false test or a jump may skip: the
+body of an ``if`` or ``else``, of a loop, of a ``try``/``finally`` or
+``with``, of a handler, of the scope. Nested levels are written one after the
+other in the same block, so only the innermost segment adds a block. Once a
+level may be off, its statements run in segments guarded by its flag; a jump
+clears the flag of every level it leaves::
+
+    for x in xs:                  while _us_loop1:
+        if x:                         x = _us_item_1 ...
+            continue                  _us_if2 = x
+        g(x)                          while _us_if2:
+                                          _us_if2 = 0
+                                          _us_go2 = 0          (continue)
+                                      _us_run = _us_go2
+                                      while _us_run:
+                                          _us_run = 0
+                                          g(x)
+                                      <next item>
 
 Nothing here raises an exception to jump: a user's bare ``except:`` or a
-context manager's ``__exit__`` never sees a rewritten ``break``. Instead each
-scope has a flag ``go`` (1 while statements run normally). A jump clears it
-and the statements after anything that may jump are guarded by it::
-
-    while c:                      loop1 = 1
-        if x: break               while loop1:
-        f()                           if c:
-                                          if x: loop1 = 0; go = 0
-                                          if go: f()
-                                          go = 1
-                                      else: loop1 = 0
-
-``if`` itself becomes a ``while`` that runs at most once::
-
-    if t: A          if1 = t
-    else: B    ->    else1 = 1
-                     while if1: if1 = 0; else1 = 0; A
-                     while else1: else1 = 0; B
-
-``try``/``finally`` runs its final block once on each path, as CPython does
-(inside the handler for the exceptional path, so chaining is unchanged);
-a ``return`` inside it stores its value and returns after the final block.
+context manager's ``__exit__`` never sees a rewritten ``break``. A jump that
+leaves a ``try``/``finally`` or a ``with`` stops at its body and records
+itself in a flag of that statement; after the final block (or ``__exit__``)
+it goes on from there. A flag tested once holds the test's value; one read
+more than once holds ``bool(test)``, so ``__bool__`` runs exactly once.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
-from dataclasses import dataclass
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from unsugar import builder as b
+from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import control_rule
 from unsugar.unit import Unit
 
 IF = control_rule(
     ast.If,
     id="if",
-    summary="if/elif/else becomes a while loop that runs at most once",
+    summary="if/elif/else becomes flat while loops that run at most once",
     before="if t:\n    a()\nelse:\n    b()",
-    after="_us_if1 = t\n_us_else1 = 1\nwhile _us_if1:\n    _us_if1 = 0\n    _us_else1 = 0\n"
+    after="_us_else1 = 1\n_us_if1 = t\nwhile _us_if1:\n    _us_if1 = 0\n    _us_else1 = 0\n"
     "    a()\nwhile _us_else1:\n    _us_else1 = 0\n    b()",
     reference="compound_stmts.html#the-if-statement",
 )
 BREAK = control_rule(
     ast.Break,
     id="break",
-    summary="break clears the loop's flag and skips the rest of the body",
+    summary="break clears the flags of the loop and of the blocks it leaves",
     before="while c:\n    break",
-    after="_us_loop1 = 1\nwhile _us_loop1:\n    ...\n    _us_loop1 = 0\n    _us_go = 0",
+    after="_us_loop1 = c\nwhile _us_loop1:\n    _us_loop1 = 0\n    _us_else1 = 0",
     reference="simple_stmts.html#the-break-statement",
 )
 CONTINUE = control_rule(
     ast.Continue,
     id="continue",
-    summary="continue skips the rest of the loop body",
+    summary="continue clears the flag of the rest of the loop body",
     before="while c:\n    continue\n    f()",
-    after="... _us_go = 0\nif _us_go:\n    f()\n_us_go = 1",
+    after="while c:\n    _us_go2 = 1\n    _us_go2 = 0\n    _us_run = _us_go2\n"
+    "    while _us_run:\n        _us_run = 0\n        f()",
     reference="simple_stmts.html#the-continue-statement",
 )
 WHILE_ELSE = control_rule(
@@ -80,398 +99,548 @@ TRY_FINALLY = control_rule(
     applies=lambda node: bool(node.finalbody),
 )
 
+JUMPS = ("break", "continue", "return")
 
-@dataclass
+#: CPython's limit of statically nested blocks (``CO_MAXBLOCKS``).
+MAX_BLOCKS = 21 if sys.version_info >= (3, 13) else 20
+
+
+@dataclass(eq=False)
+class Boundary:
+    """The body of a ``try``/``finally`` or ``with``: jumps stop here, recorded
+    in one flag per kind, and go on after the final block."""
+
+    pending: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
 class Loop:
-    alive: str | None  # the loop's flag; None for a kept loop (real break)
-    finally_depth: int
-    jumps: bool = False  # a break or continue targets it
-    breaks: bool = False  # a break targets it
-    returns: bool = False  # a return passes through it
+    flag: str  # the loop goes on
+    kept: bool = False  # a kept loop: real break/continue
+    stops: bool = False  # a break, or a return leaving it, clears the flag
+    used: bool = False  # the flag is the while's test
+
+
+@dataclass(eq=False)
+class Level:
+    """A run of statements that a false test or a jump may skip.
+
+    ``flag`` is made when first needed; ``guarded`` is set once the level may
+    be off, and its statements then run in segments that read the flag.
+    """
+
+    kind: str  # scope, if, else, loop, body, boundary, handler, final, kept
+    depth: int
+    flag: str | None = None
+    guarded: bool = False
+    own: bool = False  # the flag is used by this level alone (a segment may consume it)
+    init: tuple[list[ast.stmt], ast.Assign] | None = None  # ``flag = start``, named once needed
+    test: ast.Assign | None = None  # an if level's ``flag = test``
+    segments: list[tuple[list[ast.stmt], ast.Assign, ast.While]] = field(default_factory=list)
+    reads: int = 0  # reads of the flag other than by segments
+    loop: Loop | None = None  # the loop whose iterations this level runs
+    boundary: Boundary | None = None
+    clears: list[str] = field(default_factory=list)  # cleared with the flag
 
 
 class Flow:
-    """Lowers the control flow of one scope (a module, class or function body).
-
-    Its variables: ``go`` (0 while a jump is pending), ``brk`` (the pending
-    jump is a ``break``), ``ret``/``rv`` (a ``return`` waits for a final
-    block), ``loopN`` (loop N keeps iterating), ``ifN``/``elseN`` (the flags
-    of an ``if`` at depth N).
-    """
+    """Lowers the control flow of one scope (a module, class or function body)."""
 
     def __init__(self, unit: Unit, kind: str) -> None:
         self.unit = unit
         self.kind = kind
-        self.loops: list[Loop] = []
-        self.finally_depth = 0
-        self.if_depth = 0
-        self.uses_go = False
-        self.uses_ret = False
-        self.returns = 0  # flag returns lowered so far
-        self.go = unit.names.fixed("go")
-        self.ret = unit.names.fixed("ret")
+        self.out: list[ast.stmt] = []
+        self.open: tuple[Level, ast.While] | None = None  # the segment last written
+        self.levels: list[Level] = []
+        self.loops: list[tuple[Level, Loop]] = []
+        self.run = unit.names.fixed("run")
         self.rv = unit.names.fixed("rv")
-        self.brk = unit.names.fixed("brk")
-        self.uses_brk = False
+        self.depth = 0  # blocks around what is written now
+        self.max_depth = 0
+        #: for each ``try`` being written, the iterators of the loops in its
+        #: body: its handler drops them, as CPython's unwinding does
+        self.iterators: list[list[str]] = []
 
     def keeps(self, rule_id: str) -> bool:
         return rule_id in self.unit.keep
 
+    @property
+    def level(self) -> Level:
+        return self.levels[-1]
+
     def scope_body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
-        body, _ = self.block(stmts)
-        prologue = []
-        if self.uses_go:
-            prologue.append(b.assign(self.go, b.int_(1)))
-        if self.uses_ret:
-            prologue.append(b.assign(self.ret, b.int_(0)))
-        if self.uses_brk:
-            prologue.append(b.assign(self.brk, b.int_(0)))
-        return prologue + body
+        """The scope's statements. In a function, an exception leaving a loop
+        drops its iterator (the frame lives on in the traceback) through one
+        ``try`` around the body, where the nesting limit leaves room for it."""
+        self.iterators.append([])
+        with self.level_of("scope", start=b.int_(1)):
+            self.block(stmts)
+        iterators = self.iterators.pop()
+        if iterators and self.kind == "function" and self.max_depth < MAX_BLOCKS:
+            return [b.try_except(self.out, [*self._drop(iterators), b.raise_()])]
+        return self.out
+
+    def _drop(self, iterators: list[str]) -> list[ast.stmt]:
+        return [b.assign(name, self.unit.helper("none")) for name in iterators]
+
+    # ------------------------------------------------------------- writing
+    def append(self, stmt: ast.stmt) -> None:
+        """Write ``stmt`` unguarded."""
+        self.out.append(stmt)
+        self.open = None
+
+    def append_early(self, stmt: ast.Assign) -> None:
+        """Write a flag's initial value; a constant goes before the open
+        segment, if there is one, so that the segment may go on after it."""
+        early = isinstance(stmt.value, ast.Constant)
+        if early and self.open is not None and self.out and self.out[-1] is self.open[1]:
+            self.out.insert(len(self.out) - 2, stmt)
+        else:
+            self.append(stmt)
+
+    def emit(self, stmt: ast.stmt) -> None:
+        """Write a simple statement of the current level, in a segment if it may be off."""
+        level = self.level
+        if not level.guarded:
+            self.append(stmt)
+            return
+        assert level.flag is not None
+        if self.open is not None and self.open[0] is level and self.out and self.out[-1] is self.open[1]:
+            self.open[1].body.append(stmt)
+            return
+        self.max_depth = max(self.max_depth, self.depth + 1)
+        start = b.copy_location(b.assign(self.run, b.load(level.flag)), stmt)
+        segment = b.copy_location(b.while_(b.load(self.run), [b.assign(self.run, b.int_(0)), stmt]), stmt)
+        self.out.extend((start, segment))
+        level.segments.append((self.out, start, segment))
+        self.open = (level, segment)
+
+    @contextmanager
+    def into(self, out: list[ast.stmt], cost: int = 1) -> Iterator[list[ast.stmt]]:
+        """Write to ``out``, the body of a new block that costs ``cost`` of
+        CPython's nested blocks (a handler 2), for a while."""
+        saved = self.out, self.open
+        self.out, self.open = out, None
+        self.depth += cost
+        self.max_depth = max(self.max_depth, self.depth)
+        try:
+            yield out
+        finally:
+            self.out, self.open = saved
+            self.depth -= cost
+
+    def read(self, level: Level) -> ast.expr:
+        """The value of ``level``'s flag (1 if it cannot be off)."""
+        if not level.guarded:
+            return b.int_(1)
+        assert level.flag is not None
+        level.reads += 1
+        return b.load(level.flag)
+
+    # -------------------------------------------------------------- levels
+    @contextmanager
+    def level_of(
+        self, kind: str, *, flag: str | None = None, start: ast.expr | None = None,
+        test: ast.Assign | None = None, own: bool = False, loop: Loop | None = None,
+        boundary: Boundary | None = None, clears: list[str] | None = None,
+    ) -> Iterator[Level]:
+        """Enter a level. With ``flag`` it is guarded from the start; otherwise
+        its flag is made when a jump first leaves it, set to ``start`` where the
+        level begins (``start`` None: the caller sets it)."""
+        level = Level(kind, len(self.levels) + 1, flag, guarded=flag is not None, own=own,
+                      test=test, loop=loop, boundary=boundary, clears=clears or [])
+        if flag is None and start is not None:
+            init = b.assign("?", start)
+            self.append_early(init)
+            level.init = (self.out, init)
+        self.levels.append(level)
+        try:
+            yield level
+        finally:
+            self.levels.pop()
+            self.open = None
+            self._close(level)
+
+    def _close(self, level: Level) -> None:
+        if level.init is not None:
+            where, init = level.init
+            if level.flag is None:
+                where.remove(init)
+            else:
+                init.targets[0].id = level.flag
+        if level.own and len(level.segments) == 1 and level.reads == 0:
+            where, start, segment = level.segments[0]
+            where.remove(start)  # the one segment consumes the flag
+            segment.test = b.load(level.flag)
+            segment.body[0] = b.assign(level.flag, b.int_(0))
+        elif level.test is not None and not _is_flag(level.test.value):
+            level.test.value = b.call(self.unit.builtin("bool"), level.test.value)
+
+    def flag_of(self, level: Level, name: str) -> str:
+        """``level``'s flag, made now if needed."""
+        if level.flag is None:
+            level.flag = self.unit.names.fixed(f"{name}{level.depth}")
+        return level.flag
+
+    def child_level(self, kind: str, where: ast.AST, **options) -> contextlib.AbstractContextManager[Level]:
+        """A level entered with the current one, written in the same block:
+        under a level that may be off it starts as a copy of that level's flag."""
+        if self.level.guarded:
+            flag = self.unit.names.fixed(f"go{len(self.levels) + 1}")
+            self.append(b.copy_location(b.assign(flag, self.read(self.level)), where))
+            return self.level_of(kind, flag=flag, **options)
+        return self.level_of(kind, start=b.int_(1), **options)
+
+    def child_start(self) -> ast.expr:
+        """The start of a level entered with the current one: on if this one is."""
+        return self.read(self.level)
 
     # --------------------------------------------------------------- blocks
-    def block(self, stmts: list[ast.stmt]) -> tuple[list[ast.stmt], bool]:
-        """Lower ``stmts``; the flag says whether they may end with ``go`` cleared."""
-        out: list[ast.stmt] = []
-        for i, stmt in enumerate(stmts):
-            lowered, jumps = self.stmt(stmt)
-            out.extend(lowered)
-            if jumps:
-                out.extend(self._guarded(stmts[i + 1 :]))
-                return out, True
-        return out, False
+    def block(self, stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            self.stmt(stmt)
 
-    def _guarded(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
-        """``stmts`` run only while ``go`` is set, as flat runs of guards::
+    def new_block(self, stmts: list[ast.stmt], kind: str = "kept", cost: int = 1) -> list[ast.stmt]:
+        """Lower ``stmts`` as the body of a new block; never empty."""
+        with self.into([], cost) as out, self.level_of(kind, start=b.int_(1)):
+            self.block(stmts)
+        return out or [b.nothing()]
 
-            if go: s1; s2 (may jump)        not nested: CPython allows only
-            if go: s3                       20 nested blocks
-        """
-        out: list[ast.stmt] = []
-        start = 0
-        while start < len(stmts):
-            run: list[ast.stmt] = []
-            self.if_depth += 1
-            try:
-                for stmt in stmts[start:]:
-                    start += 1
-                    lowered, jumps = self.stmt(stmt)
-                    run.extend(lowered)
-                    if jumps:
-                        break
-            finally:
-                self.if_depth -= 1
-            out.extend(self.if_(b.load(self.go), run, [], stmts[0]))
-        return out
+    def handler(self, stmts: list[ast.stmt], iterators: list[str]) -> list[ast.stmt]:
+        """A bare handler's body: first the iterators of the loops it ends."""
+        return [*self._drop(iterators), *self.new_block(stmts, "handler", cost=2)]
 
-    def nested(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
-        """Lower a block that sits inside a generated ``if``."""
-        self.if_depth += 1
-        try:
-            return self.block(stmts)[0]
-        finally:
-            self.if_depth -= 1
-
-    def stmt(self, node: ast.stmt) -> tuple[list[ast.stmt], bool]:
+    def stmt(self, node: ast.stmt) -> None:
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
-            return [self._kept(node)], False
-        return method(node)
+            self.emit(self._kept(node))
+        else:
+            method(node)
+
+    def _Pass(self, node: ast.Pass) -> None:
+        """Nothing to run."""
 
     # ---------------------------------------------------------------- if
-    def if_(
-        self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], where: ast.AST
-    ) -> list[ast.stmt]:
-        """``if test: body else: orelse`` in core syntax (bodies already lowered)."""
-        if self.keeps("if"):
-            return b.located([b.if_(test, body, orelse)], where)
-        depth = self.if_depth + 1
-        flag = self.unit.names.fixed(f"if{depth}")
-        out: list[ast.stmt] = []
-        clear = [b.assign(flag, b.int_(0))]
-        if orelse:
-            other = self.unit.names.fixed(f"else{depth}")
-            out.append(b.assign(other, b.int_(1)))
-            clear.append(b.assign(other, b.int_(0)))
-        out.append(b.assign(flag, test))
-        out.append(b.while_(b.load(flag), clear + (body or [])))
-        if orelse:
-            out.append(b.while_(b.load(other), [b.assign(other, b.int_(0)), *orelse]))
-        return b.located(out, where)
-
-    def _If(self, node: ast.If) -> tuple[list[ast.stmt], bool]:
-        real_jump = self._holds_real_jump([*node.body, *node.orelse])
-        if not real_jump and not self.keeps("if") and _is_elif(node):
-            return self._elif_chain(node)
-        self.if_depth += 1
-        try:
-            body, j1 = self.block(node.body)
-            orelse, j2 = self.block(node.orelse)
-        finally:
-            self.if_depth -= 1
-        if real_jump:
+    def _If(self, node: ast.If) -> None:
+        if self.keeps("if") or self._holds_real_jump([*node.body, *node.orelse]):
             # a kept loop's real break/continue must not end up inside a while
-            return b.located([b.if_(node.test, body, orelse)], node), j1 or j2
-        return self.if_(node.test, body, orelse, node), j1 or j2
+            body = self.new_block(node.body)
+            orelse = self.new_block(node.orelse) if node.orelse else []
+            self.emit(b.copy_location(b.if_(node.test, body, orelse), node))
+            return
+        self.if_(node.test, node.body, node.orelse, node)
 
-    def _elif_chain(self, node: ast.If) -> tuple[list[ast.stmt], bool]:
-        """``if a: A / elif b: B / else: C`` flat, not one level deeper per ``elif``::
-
-            pending = 1
-            ifN = a
-            while ifN: ifN = 0; pending = 0; A
-            ifN = 0
-            elseN = pending                  (b is tested only if nothing ran)
-            while elseN: elseN = 0; ifN = b
-            while ifN: ifN = 0; pending = 0; B
-            while pending: pending = 0; C
-        """
-        depth = self.if_depth + 1
+    def if_(self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], where: ast.AST) -> None:
+        """``if test: body else: orelse`` as two flat levels."""
+        depth = len(self.levels) + 1
         flag = self.unit.names.fixed(f"if{depth}")
-        pending = self.unit.names.fixed(f"elif{depth}")
-        test_now = self.unit.names.fixed(f"else{depth}")
-        out: list[ast.stmt] = [b.assign(pending, b.int_(1)), b.assign(flag, node.test)]
-        jumps = False
-        link: ast.If | None = node
-        orelse: list[ast.stmt] = []
-        while link is not None:
-            self.if_depth += 1
-            try:
-                body, j = self.block(link.body)
-            finally:
-                self.if_depth -= 1
-            jumps = jumps or j
-            clear = [b.assign(flag, b.int_(0)), b.assign(pending, b.int_(0))]
-            out.append(b.while_(b.load(flag), clear + body))
-            orelse = link.orelse
-            if not _is_elif(link):
-                link = None
-            else:
-                link = orelse[0]
-                out.append(b.assign(flag, b.int_(0)))
-                out.append(b.assign(test_now, b.load(pending)))
-                out.append(b.while_(b.load(test_now), [b.assign(test_now, b.int_(0)),
-                                                       b.assign(flag, link.test)]))
-        if orelse:
-            self.if_depth += 1
-            try:
-                rest, j = self.block(orelse)
-            finally:
-                self.if_depth -= 1
-            jumps = jumps or j
-            out.append(b.while_(b.load(pending), [b.assign(pending, b.int_(0)), *rest]))
-        return b.located(out, node), jumps
+        other = self.unit.names.fixed(f"else{depth}") if orelse else None
+        if other is not None:
+            self.append_early(b.copy_location(b.assign(other, self.child_start()), where))
+        if self.level.guarded:
+            self.append_early(b.copy_location(b.assign(flag, b.int_(0)), where))
+        set_flag = b.copy_location(b.assign(flag, test), where)
+        self.emit(set_flag)
+        with self.level_of("if", flag=flag, test=set_flag, own=True):
+            if other is not None:
+                self.emit(b.copy_location(b.assign(other, b.int_(0)), where))
+            self.block(body)
+        if other is not None:
+            with self.level_of("else", flag=other, own=True):
+                self.block(orelse)
 
     def _holds_real_jump(self, stmts: list[ast.stmt]) -> bool:
         """Whether ``stmts`` hold a real ``break``/``continue`` of a kept loop."""
-        if not self.loops or self.loops[-1].alive is not None:
+        if not self.loops or not self.loops[-1][1].kept:
             return False
         todo: list[ast.AST] = list(stmts)
         while todo:
             node = todo.pop()
             if isinstance(node, ast.Break | ast.Continue):
                 return True
-            if not isinstance(node, ast.While | ast.For | ast.AsyncFor | ast.FunctionDef
+            if not isinstance(node, ast.While | ast.For | ast.AsyncFor | ForLoop | ast.FunctionDef
                               | ast.AsyncFunctionDef | ast.ClassDef | ast.expr):
                 todo.extend(ast.iter_child_nodes(node))
         return False
 
     # -------------------------------------------------------------- loops
-    def _While(self, node: ast.While) -> tuple[list[ast.stmt], bool]:
-        loop = Loop(self.unit.names.fixed(f"loop{len(self.loops) + 1}"), self.finally_depth)
-        self.loops.append(loop)
-        try:
-            body = self.nested(node.body)
-        finally:
-            self.loops.pop()
-        orelse, else_jumps = self.block(node.orelse)
-        if not loop.jumps and not loop.returns:
-            if orelse and self.keeps("while-else"):
-                return b.located([ast.While(test=node.test, body=body, orelse=orelse)], node), else_jumps
-            return b.located([b.while_(node.test, body), *orelse], node), else_jumps
-        assert loop.alive is not None
-        self.uses_go = True
-        resume: list[ast.stmt] = [b.assign(self.go, b.int_(1))]
-        self.if_depth += 1
-        if loop.breaks:
-            resume += self.if_(
-                b.load(self.brk), [b.assign(self.brk, b.int_(0)), b.assign(loop.alive, b.int_(0))],
-                [], node,
-            )
-        self.if_depth -= 1
-        if loop.returns:
-            self.uses_ret = True
-            self.if_depth += 1
-            resume = self.if_(b.load(self.ret), [b.assign(loop.alive, b.int_(0))], resume, node)
-            self.if_depth -= 1
-        stop = [b.assign(loop.alive, b.int_(0)), *orelse]
-        if _always_true(node.test):
-            inner = body + resume
-        else:
-            inner = self.if_(node.test, body + resume, stop, node)
-        out = [b.assign(loop.alive, b.int_(1)), b.while_(b.load(loop.alive), inner)]
-        return b.located(out, node), else_jumps or loop.returns
+    def _While(self, node: ast.While) -> None:
+        """``while test: body``, or with a flag when a jump may stop it, its
+        test needs statements or it runs under a guard::
 
-    def _For(self, node: ast.For | ast.AsyncFor) -> tuple[list[ast.stmt], bool]:
-        """A kept ``for`` loop: its ``break`` and ``continue`` stay real."""
-        self.loops.append(Loop(None, self.finally_depth))
+            loop = test
+            while loop: body; loop = test
+        """
+        prelude: list[ast.stmt] = getattr(node, "prelude", [])
+        if self.keeps("break") or self.keeps("continue"):
+            self._kept_while(node, prelude)
+            return
+        retest = copy.deepcopy(prelude), copy.deepcopy(node.test)
+
+        def test(statements: list[ast.stmt], value: ast.expr) -> None:
+            self.block(statements)
+            self.emit(b.copy_location(b.assign(loop.flag, value), node))
+
+        loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"))
+        guarded = self.level.guarded
+        inside, iteration = self._loop(node, loop, lambda: test(*retest), force=bool(prelude) or guarded)
+        if not loop.used:
+            self.append(b.copy_location(b.while_(node.test, inside), node))
+        else:
+            if guarded:
+                self.append_early(b.copy_location(b.assign(loop.flag, b.int_(0)), node))
+            test(prelude, node.test)
+            self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
+        self._loop_else(node.orelse, iteration)
+
+    def _ForLoop(self, node: ForLoop) -> None:
+        """``for`` (see :class:`unsugar.forms.ForLoop`): one ``while``."""
+        def fetch() -> None:
+            item = b.call(self.unit.builtin("next"), b.load(node.iterator), self.unit.helper("loop_end"))
+            more = b.call(self.unit.helper("loop_more"), b.call(self.unit.builtin("id"), b.load(node.item)),
+                          self.unit.helper("loop_end_id"))
+            self.emit(b.copy_location(b.assign(node.item, item), node))
+            self.emit(b.copy_location(b.assign(loop.flag, more), node))
+
+        loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"))
+        guarded = self.level.guarded
+        self.iterators[-1].append(node.iterator)
+        inside, iteration = self._loop(node, loop, fetch, force=True)
+        if guarded:
+            self.append_early(b.copy_location(b.assign(loop.flag, b.int_(0)), node))
+        fetch()
+        self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
+        self.append(b.copy_location(b.assign(node.iterator, self.unit.helper("none")), node))
+        self._loop_else(node.orelse, iteration)
+
+    def _loop(
+        self, node: ast.While | ForLoop, loop: Loop, step: Callable[[], None], force: bool
+    ) -> tuple[list[ast.stmt], Level]:
+        """The inside of a loop's ``while``: the body level, then ``step`` (the
+        next test or item) in the iteration level, whose flag says the loop
+        has not stopped (it also guards ``else``). Its flag's start is written
+        where the loop begins."""
+        start = self.child_start() if self.level.guarded else b.int_(1)
+        with self.into([]) as inside, self.level_of("loop", loop=loop) as iteration:
+            self.loops.append((iteration, loop))
+            try:
+                with self.level_of("body", start=b.int_(1)):
+                    self.block(node.body)
+            finally:
+                self.loops.pop()
+            loop.used = force or loop.stops
+            if loop.used:
+                step()
+        if iteration.flag is not None or (node.orelse and self.level.guarded):
+            name = self.flag_of(iteration, "else")
+            self.append_early(b.copy_location(b.assign(name, start), node))
+        return inside, iteration
+
+    def _loop_else(self, orelse: list[ast.stmt], iteration: Level) -> None:
+        """A loop's ``else``: it runs unless the loop stopped (or never began)."""
+        if not orelse:
+            return
+        if iteration.flag is None:
+            self.block(orelse)
+            return
+        with self.level_of("else", flag=iteration.flag):
+            self.block(orelse)
+
+    def _kept_while(self, node: ast.While, prelude: list[ast.stmt]) -> None:
+        """A ``while`` whose ``break``/``continue`` stay real (kept sugar)."""
+        self.loops.append((self.level, Loop("", kept=True)))
         try:
-            node.body = self.block(node.body)[0]
+            if prelude:
+                test = [*prelude, b.if_(node.test, [], [ast.Break()])]
+                body = self.new_block([*test, *node.body])
+                loop = ast.While(test=b.int_(1), body=body, orelse=[])
+            else:
+                loop = ast.While(test=node.test, body=self.new_block(node.body), orelse=[])
         finally:
             self.loops.pop()
-        orelse, jumps = self.block(node.orelse)
-        node.orelse = orelse
-        return [node], jumps
+        if node.orelse:
+            loop.orelse = self.new_block(node.orelse)
+        self.emit(b.copy_location(loop, node))
+
+    def _For(self, node: ast.For | ast.AsyncFor) -> None:
+        """A kept ``for`` loop: its ``break`` and ``continue`` stay real."""
+        self.loops.append((self.level, Loop("", kept=True)))
+        try:
+            node.body = self.new_block(node.body)
+        finally:
+            self.loops.pop()
+        if node.orelse:
+            node.orelse = self.new_block(node.orelse)
+        self.emit(node)
 
     _AsyncFor = _For
 
-    def _Break(self, node: ast.Break) -> tuple[list[ast.stmt], bool]:
-        loop = self.loops[-1]
-        if loop.alive is None or self.keeps("break"):
-            return [node], False
-        loop.jumps = loop.breaks = True
-        self.uses_go = self.uses_brk = True
-        out = [b.assign(self.brk, b.int_(1)), b.assign(self.go, b.int_(0))]
-        return b.located(out, node), True
+    # -------------------------------------------------------------- jumps
+    def _Break(self, node: ast.Break) -> None:
+        self.jump("break", node)
 
-    def _Continue(self, node: ast.Continue) -> tuple[list[ast.stmt], bool]:
-        loop = self.loops[-1]
-        if loop.alive is None or self.keeps("continue"):
-            return [node], False
-        loop.jumps = True
-        self.uses_go = True
-        return b.located([b.assign(self.go, b.int_(0))], node), True
+    def _Continue(self, node: ast.Continue) -> None:
+        self.jump("continue", node)
 
-    def _Return(self, node: ast.Return) -> tuple[list[ast.stmt], bool]:
-        if self.finally_depth == 0:
-            return [node], False
-        for loop in reversed(self.loops):  # it waits for the outermost finally
-            if loop.finally_depth == 0:
+    def _Return(self, node: ast.Return) -> None:
+        self.jump("return", node, node.value)
+
+    def jump(self, kind: str, where: ast.AST, value: ast.expr | None = None) -> None:
+        """Leave every level up to the target: the loop (``break``,
+        ``continue``), or the function (``return``); a ``finally`` or ``with``
+        on the way takes the jump over and goes on with it afterwards."""
+        target = self.loops[-1] if kind != "return" else None
+        stops_at = None
+        for level in reversed(self.levels):
+            if target is not None and level is target[0]:
                 break
-            loop.returns = True
-        self.uses_go = self.uses_ret = True
-        self.returns += 1
-        value = node.value if node.value is not None else self.unit.helper("none")
-        out = [
-            b.assign(self.rv, value),
-            b.assign(self.ret, b.int_(1)),
-            b.assign(self.go, b.int_(0)),
-        ]
-        return b.located(out, node), True
+            if level.boundary is not None:
+                stops_at = level
+                break
+        if stops_at is None and (target is None or target[1].kept):
+            # nothing to run on the way: a real return, or a kept loop's jump
+            real: ast.stmt = ast.Return(value=value) if kind == "return" \
+                else {"break": ast.Break, "continue": ast.Continue}[kind]()
+            self.emit(b.copy_location(real, where))
+            return
+        out: list[ast.stmt] = []
+        left: list[Level] = []
+        for level in reversed(self.levels):
+            if target is not None and level is target[0] and stops_at is None:
+                if kind == "break":
+                    out.extend(self._leave(level))
+                    left.append(level)
+                break
+            out.extend(self._leave(level))
+            left.append(level)
+            if level is stops_at:
+                assert level.boundary is not None
+                flag = level.boundary.pending.get(kind)
+                if flag is None:
+                    flag = level.boundary.pending[kind] = self.unit.names.temp(kind[:3])
+                if kind == "return":
+                    out.append(b.assign(self.rv, value or self.unit.helper("none")))
+                out.append(b.assign(flag, b.int_(1)))
+                break
+        for stmt in out:
+            self.emit(b.copy_location(stmt, where))
+        for level in left:  # what follows in them runs under their flags
+            level.guarded = True
+        self.open = None
+
+    def _leave(self, level: Level) -> list[ast.stmt]:
+        """Clear ``level``'s flag (and stop the loop it runs): a jump leaves it."""
+        name = self.flag_of(level, "else" if level.kind == "loop" else "go")
+        clears = [name, *level.clears]
+        if level.loop is not None:
+            level.loop.stops = True
+            clears.append(level.loop.flag)
+        return [b.assign(n, b.int_(0)) for n in clears]
 
     # ---------------------------------------------------------------- try
-    def _Try(self, node: ast.Try) -> tuple[list[ast.stmt], bool]:
-        kept = self.keeps("try-finally") or self._holds_real_jump(node.body)
-        if not node.finalbody or kept:
-            body, j1 = self.block(node.body)
-            node.body = body or [b.nothing()]
-            jumps = j1
-            for handler in node.handlers:
-                handler_body, j2 = self.block(handler.body)
-                handler.body = handler_body or [b.nothing()]
-                jumps = jumps or j2
-            if j1 and node.orelse:  # a kept else must not run after a jump out of the body
-                node.orelse = self.if_(b.load(self.go), self.nested(node.orelse), [], node)
-                j3 = True
-            else:
-                node.orelse, j3 = self.block(node.orelse)
-            if node.finalbody:
-                node.finalbody, j4 = self.block(node.finalbody)
-                jumps = jumps or j4
-            return [node], jumps or j3
-        return self._try_finally(node)
+    def _Try(self, node: ast.Try) -> None:
+        if node.finalbody and not self.keeps("try-finally") and not self._holds_real_jump(node.body):
+            self._try_finally(node)
+            return
+        node.body, iterators = self._same_level_block(node.body)
+        for handler in node.handlers:
+            handler.body = self.handler(handler.body, iterators)
+        if node.orelse:
+            node.orelse = self.new_block(node.orelse)
+        if node.finalbody:
+            node.finalbody = self.new_block(node.finalbody)
+        self.append(node)
 
-    def _try_finally(self, node: ast.Try) -> tuple[list[ast.stmt], bool]:
+    def _same_level_block(self, stmts: list[ast.stmt]) -> tuple[list[ast.stmt], list[str]]:
+        """Lower ``stmts`` into a new block at the current level (a ``try``
+        body); also the iterators of the loops in it."""
+        self.iterators.append([])
+        with self.into([]) as out:
+            self.block(stmts)
+        return out or [b.nothing()], self.iterators.pop()
+
+    def _boundary(self, body: list[ast.stmt], where: ast.AST) -> tuple[list[ast.stmt], Boundary, list[str]]:
+        """The body of a ``try``/``finally`` or ``with``: a level where jumps
+        stop; also the iterators of the loops in it."""
+        boundary = Boundary()
+        out: list[ast.stmt] = []
+        self.iterators.append([])
+        with self.child_level("boundary", where, boundary=boundary), self.into(out):
+            self.block(body)
+        for flag in boundary.pending.values():
+            self.append_early(b.copy_location(b.assign(flag, b.int_(0)), where))
+        return out or [b.nothing()], boundary, self.iterators.pop()
+
+    def _resume(self, boundary: Boundary, where: ast.AST) -> None:
+        """Go on with the jumps that stopped at ``boundary``."""
+        for kind in JUMPS:
+            flag = boundary.pending.get(kind)
+            if flag is None:
+                continue
+            with self.level_of("resume", flag=flag, own=True):
+                self.jump(kind, where, b.load(self.rv) if kind == "return" else None)
+
+    def _try_finally(self, node: ast.Try) -> None:
         """``try: B finally: F``::
 
-            try: B                 (a return in B: rv = value; ret = 1; go = 0)
-            except: F; raise
+            try: B                 (a jump out of B stops here: ``pending = 1``)
+            except: F; raise       (F may jump: then the exception is dropped)
             F
-            if ret: return rv      (outermost finally of a function)
-
-        When ``F`` itself may jump, it runs with ``go`` set (the pending jump of
-        ``B`` saved and restored around it), and a jump out of ``F`` drops the
-        exception, as in CPython.
+            <the pending jumps go on>
         """
-        self.finally_depth += 1
-        returns_before = self.returns
-        try:
-            body, body_jumps = self.block(node.body)
-        finally:
-            self.finally_depth -= 1
-        body_returns = self.returns > returns_before
-        depth = self.finally_depth + 1
-        on_error, final_jumps = self.block(copy.deepcopy(node.finalbody))
-        out: list[ast.stmt] = []
-        if not final_jumps:
-            out.append(b.try_except(body or [b.nothing()], [*on_error, b.raise_()]))
-            out.extend(self.block(node.finalbody)[0])
-        else:
-            swallowed = self.unit.names.fixed(f"fx{depth}")
-            self.if_depth += 1
-            reraise = self.if_(b.load(self.go), [b.raise_()], [], node)
-            self.if_depth -= 1
-            out.append(b.assign(swallowed, b.int_(0)))
-            out.append(b.try_except(
-                body or [b.nothing()], [*on_error, *reraise, b.assign(swallowed, b.int_(1))]
-            ))
-            on_exit = self.nested(node.finalbody)
-            if body_jumps:
-                saved_go = self.unit.names.fixed(f"fgo{depth}")
-                saved_ret = self.unit.names.fixed(f"fret{depth}")
-                saved_brk = self.unit.names.fixed(f"fbrk{depth}")
-                self.uses_ret = self.uses_brk = True
-                self.if_depth += 1
-                restore = self.if_(
-                    b.load(self.go),
-                    [b.assign(self.go, b.load(saved_go)), b.assign(self.ret, b.load(saved_ret)),
-                     b.assign(self.brk, b.load(saved_brk))],
-                    [], node,
-                )
-                self.if_depth -= 1
-                on_exit = [
-                    b.assign(saved_go, b.load(self.go)),
-                    b.assign(saved_ret, b.load(self.ret)),
-                    b.assign(saved_brk, b.load(self.brk)),
-                    b.assign(self.go, b.int_(1)),
-                    b.assign(self.ret, b.int_(0)),
-                    b.assign(self.brk, b.int_(0)),
-                    *on_exit,
-                    *restore,
-                ]
-            out.extend(self.if_(b.load(swallowed), [], on_exit, node))
-        if body_returns and self.finally_depth == 0 and self.kind == "function":
-            out.extend(self.if_(b.load(self.ret), [b.ret(b.load(self.rv))], [], node))
-        return b.located(out, node), body_jumps or final_jumps
+        body, boundary, iterators = self._boundary(node.body, node)
+        handler = self.handler([*copy.deepcopy(node.finalbody), ast.Raise(exc=None, cause=None)],
+                               iterators)
+        self.append(b.copy_location(b.try_except(body, handler), node))
+        with self.child_level("final", node, clears=list(boundary.pending.values())):
+            self.block(node.finalbody)
+        self._resume(boundary, node)
+
+    def _WithBlock(self, node: WithBlock) -> None:
+        """``try: BODY / except: exit(*exception), raised again unless it says
+        so / exit(None, None, None)`` on every other way out."""
+        depth = len(self.levels) + 1
+        normal = self.unit.names.fixed(f"ok{depth}")
+        self.append(b.copy_location(b.assign(normal, self.child_start()), node))
+        body, boundary, iterators = self._boundary(node.body, node)
+        none = self.unit.helper("none")
+        exit_error = b.call(self.unit.helper("context_exit_error"), b.load(node.exit))
+        handler = self.handler([
+            b.assign(normal, b.int_(0)),
+            b.assign(node.enter, none),
+            b.copy_location(b.if_(exit_error, [], [ast.Raise(exc=None, cause=None)]), node),
+        ], iterators)
+        self.append(b.copy_location(b.try_except(body, handler), node))
+        with self.level_of("exit", flag=normal, own=True):
+            self.emit(b.copy_location(b.expr(b.call(b.load(node.exit), none, none, none)), node))
+        self.append(b.copy_location(b.assign(node.exit, none), node))
+        self._resume(boundary, node)
 
     # -------------------------------------------------------------- scopes
-    def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[ast.stmt], bool]:
+    def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         node.body = Flow(self.unit, "function").scope_body(node.body) or [b.ret()]
-        return [node], False
+        self.emit(node)
 
     _AsyncFunctionDef = _FunctionDef
 
-    def _ClassDef(self, node: ast.ClassDef) -> tuple[list[ast.stmt], bool]:
+    def _ClassDef(self, node: ast.ClassDef) -> None:
         node.body = Flow(self.unit, "class").scope_body(node.body) or [b.nothing()]
-        return [node], False
+        self.emit(node)
 
     def _kept(self, node: ast.stmt) -> ast.stmt:
         """A statement kept as sugar: lower the blocks inside it."""
         for name in ("body", "orelse", "finalbody"):
             value = getattr(node, name, None)
             if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                setattr(node, name, self.block(value)[0] or [b.nothing()])
+                setattr(node, name, self.new_block(value))
         for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
-            part.body = self.block(part.body)[0] or [b.nothing()]
+            part.body = self.new_block(part.body)
         return node
 
 
-def _is_elif(node: ast.stmt | None) -> bool:
-    """Whether ``node`` is an ``if`` whose ``else`` is one ``if`` (an ``elif``)."""
-    return isinstance(node, ast.If) and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
-
-
-def _always_true(test: ast.expr) -> bool:
-    return isinstance(test, ast.Constant) and bool(test.value)
+def _is_flag(value: ast.expr) -> bool:
+    """Whether ``value`` is already 0 or 1 (an int, or a flag)."""
+    return isinstance(value, ast.Constant) and type(value.value) is int
 
 
 def lower_module(body: list[ast.stmt], unit: Unit) -> list[ast.stmt]:

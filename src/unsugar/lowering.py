@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from unsugar import builder as b
+from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import Rule, load_all
 from unsugar.unit import Unit
 
@@ -45,6 +46,8 @@ OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 #: Statements without a rule whose expression fields are evaluated once,
 #: before anything else the statement does, so their prelude may come first.
 EAGER_FIELDS: dict[type[ast.stmt], tuple[str, ...]] = {
+    ForLoop: (),
+    WithBlock: (),
     ast.For: ("iter",),
     ast.AsyncFor: ("iter",),
     ast.ClassDef: ("decorator_list", "bases", "keywords"),
@@ -300,34 +303,12 @@ class Lowerer:
         return out
 
     def _stmt_While(self, node: ast.While) -> list[ast.stmt]:
-        """A test that needs statements is re-run at the top of each iteration::
-
-        while a and b: BODY        while 1:
-        else: ELSE           ->        <a and b into t>
-                                       if t: pass
-                                       else: done = 1; break
-                                       BODY
-                                   if done: ELSE
-        """
-        prelude, test = self.capture(lambda: self.expr(node.test))
-        if not prelude:
-            node.test = test
-            node.body = self.block(node.body)
-            node.orelse = self.block(node.orelse)
-            return [node]
-        exit_loop: list[ast.stmt] = [ast.Break()]
-        out: list[ast.stmt] = []
-        if node.orelse:
-            done = self.temp("done")
-            out.append(b.assign(done, b.int_(0)))
-            exit_loop.insert(0, b.assign(done, b.int_(1)))
-        loop = b.while_(
-            b.int_(1), [*prelude, ast.If(test=test, body=[], orelse=exit_loop), *self.block(node.body)]
-        )
-        out.append(loop)
-        if node.orelse:
-            out.append(b.if_(b.load(done), self.block(node.orelse)))
-        return b.located(out, node)
+        """A test that needs statements keeps them in ``node.prelude``: the
+        control-flow phase runs them before each test."""
+        node.prelude, node.test = self.capture(lambda: self.expr(node.test))
+        node.body = self.block(node.body)
+        node.orelse = self.block(node.orelse)
+        return [node]
 
     def _stmt_Try(self, node: ast.Try) -> list[ast.stmt]:
         if node.finalbody and (node.handlers or node.orelse):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from unsugar import builder as b
+from unsugar.forms import ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
 
@@ -12,42 +13,25 @@ from unsugar.registry import stmt_rule
 @stmt_rule(
     ast.For,
     id="for",
-    summary="for/else: iter() once, next() until StopIteration, else unless the loop broke",
+    summary="for/else: iter() once, next() until the iterator is exhausted, else unless the loop broke",
     before="for x in xs:\n    f(x)\nelse:\n    g()",
-    after="_us_iter_1 = iter(xs)\n_us_for_1 = 1\ntry:\n    while _us_for_1:\n        try:\n"
-    "            _us_item_1 = next(_us_iter_1)\n        except:\n"
-    "            _us_for_1 = _us_not_stop_iteration()\n            if _us_for_1:\n"
-    "                raise\n        if _us_for_1:\n            x = _us_item_1\n            f(x)\n"
-    "except:\n    _us_iter_1 = None\n    _us_item_1 = None\n    raise\n"
-    "_us_iter_1 = None\n_us_item_1 = None\nif _us_for_1:\n    pass\nelse:\n    g()",
+    after="_us_iter_1 = iter(xs)\n_us_item_1 = next(_us_iter_1, _us_loop_end)\n"
+    "_us_loop1 = _us_loop_more(id(_us_item_1), _us_loop_end_id)\n_us_else1 = 1\n"
+    "while _us_loop1:\n    x = _us_item_1\n    _us_item_1 = None\n    f(x)\n"
+    "    _us_item_1 = next(_us_iter_1, _us_loop_end)\n"
+    "    _us_loop1 = _us_loop_more(id(_us_item_1), _us_loop_end_id)\n"
+    "_us_iter_1 = None\n_us_item_1 = None\nwhile _us_else1:\n    _us_else1 = 0\n    g()",
     reference="compound_stmts.html#the-for-statement",
 )
 def lower_for(node: ast.For, cx: Lowerer) -> list[ast.stmt]:
-    """Only a ``StopIteration`` raised by ``next`` ends the loop (one raised
-    by the body propagates); the loop goes on in the ``while``, outside the
-    handler. ``break`` and ``continue`` in the body now belong to that
-    ``while``; a ``break`` leaves the flag set, which skips ``else``. The
-    temporaries are cleared on every way out, so that the iterator is
-    released (and a generator closed) when CPython would release it.
+    """``next(iterator, END)`` ends the loop exactly where ``StopIteration``
+    would (an exception raised by the body, or any other raised by
+    ``__next__``, propagates), with no ``try`` around the loop: the loop is
+    one block, as in CPython. The item is bound to the target and dropped,
+    so the loop holds no extra reference to it; the control-flow phase
+    clears the iterator when the loop ends.
     """
-    iterator, more, item = cx.temp("iter"), cx.temp("for"), cx.temp("item")
-    clear = [b.assign(iterator, cx.none()), b.assign(item, cx.none())]
-    step = [
-        b.try_except(
-            [b.assign(item, b.call(cx.builtin("next"), b.load(iterator)))],
-            [
-                b.assign(more, b.call(cx.rt("not_stop_iteration"))),
-                b.if_(b.load(more), [b.raise_()]),
-            ],
-        ),
-        b.if_(b.load(more), [b.assign_to(node.target, b.load(item)), *node.body]),
-    ]
-    out: list[ast.stmt] = [
-        b.assign(iterator, b.call(cx.builtin("iter"), node.iter)),
-        b.assign(more, b.int_(1)),
-        b.try_except([b.while_(b.load(more), step)], [*clear, b.raise_()]),
-        *clear,
-    ]
-    if node.orelse:
-        out.append(b.if_(b.load(more), [ast.Pass()], node.orelse))
-    return out
+    iterator, item = cx.temp("iter"), cx.temp("item")
+    body = [b.assign_to(node.target, b.load(item)), b.assign(item, cx.none()), *node.body]
+    loop = ForLoop(iterator=iterator, item=item, body=body, orelse=node.orelse)
+    return [b.assign(iterator, b.call(cx.builtin("iter"), node.iter)), b.copy_location(loop, node)]

@@ -14,6 +14,12 @@ handled_exception = __import__("sys").exception
 exception_cause_slot = BaseException.__cause__
 exception_traceback_slot = BaseException.__traceback__
 
+#: What ``next(iterator, loop_end)`` returns once a ``for`` loop's iterator is
+#: exhausted; ``loop_more(id(item), loop_end_id)`` is ``item is not loop_end``.
+loop_end = object()
+loop_end_id = id(loop_end)
+loop_more = int.__ne__
+
 
 def exception_subtype(klass, base):
     """``PyType_IsSubtype``: ``base`` is in the MRO of ``klass`` (no hooks)."""

@@ -1,0 +1,36 @@
+"""Statement forms that the lowering phase hands to the control-flow phase.
+
+A ``for`` or a ``with`` expanded in phase 1 into generic ``try``/``while``/``if``
+statements costs more nested blocks than CPython's, and phase 2 could no
+longer tell the loop's step or the manager's exit from user code. So their
+rules emit these small forms instead; phase 2 (:mod:`unsugar.control`) makes
+each one exactly one block: a ``for`` one ``while``, a ``with`` one ``try``.
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+class ForLoop(ast.stmt):
+    """``for``, its ``iter()`` already called into ``iterator``::
+
+        item = next(iterator, END); more = item is not END
+        while more:
+            BODY                    (starts by binding the target from ``item``)
+            item = next(iterator, END); more = item is not END
+        ELSE                        (unless the loop broke)
+    """
+
+    _fields = ("iterator", "item", "body", "orelse")
+
+
+class WithBlock(ast.stmt):
+    """The protected part of a ``with``, its manager already entered::
+
+        try: BODY
+        except: exit(*exception) suppresses it or it is raised again
+        exit(None, None, None)      (every other way out of BODY)
+    """
+
+    _fields = ("exit", "enter", "body")
