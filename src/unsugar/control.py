@@ -122,6 +122,14 @@ class Loop:
 
 
 @dataclass(eq=False)
+class Outlined:
+    """A segment written as a function (see :meth:`Flow._outline`)."""
+
+    define: ast.FunctionDef
+    where: list[ast.stmt]
+
+
+@dataclass(eq=False)
 class Level:
     """A run of statements that a false test or a jump may skip.
 
@@ -150,7 +158,11 @@ class Flow:
         self.unit = unit
         self.kind = kind
         self.out: list[ast.stmt] = []
-        self.open: tuple[Level, ast.While] | None = None  # the segment last written
+        #: the segment last written: its level, its body, its last statement
+        self.open: tuple[Level, list[ast.stmt], ast.stmt] | None = None
+        #: segments moved into functions, where a while would nest too deep
+        self.outlined: list[Outlined] = []
+        self.returns = Boundary()  # returns that must wait for the scope's end
         self.levels: list[Level] = []
         self.loops: list[tuple[Level, Loop]] = []
         self.run = unit.names.fixed("run")
@@ -173,12 +185,32 @@ class Flow:
         drops its iterator (the frame lives on in the traceback) through one
         ``try`` around the body, where the nesting limit leaves room for it."""
         self.iterators.append([])
-        with self.level_of("scope", start=b.int_(1)):
+        with self.level_of("scope", start=b.int_(1)) as root:
             self.block(stmts)
+            if self.returns.pending:
+                root.boundary = None
+                self._resume(self.returns, stmts[0])
+                self.out.insert(0, b.assign(self.returns.pending["return"], b.int_(0)))
+        self._finish_outlined()
         iterators = self.iterators.pop()
         if iterators and self.kind == "function" and self.max_depth < MAX_BLOCKS:
             return [b.try_except(self.out, [*self._drop(iterators), b.raise_()])]
         return self.out
+
+    def _finish_outlined(self) -> None:
+        """The names a moved segment binds stay the scope's: ``nonlocal`` in a
+        function (bound in the scope by an assignment that never runs), the
+        module's globals at the top level."""
+        bound: set[str] = set()
+        for outlined in self.outlined:
+            names = sorted(_bound_names(outlined.define.body))
+            if self.kind == "module":
+                outlined.define.body = _as_global_stores(outlined.define.body, self.unit)
+            elif names:
+                outlined.define.body.insert(0, ast.Nonlocal(names=names))
+                bound.update(names)
+        if bound:
+            self.out.append(b.while_(b.int_(0), [b.assign(name, b.int_(0)) for name in sorted(bound)]))
 
     def _drop(self, iterators: list[str]) -> list[ast.stmt]:
         return [b.assign(name, self.unit.helper("none")) for name in iterators]
@@ -193,7 +225,7 @@ class Flow:
         """Write a flag's initial value; a constant goes before the open
         segment, if there is one, so that the segment may go on after it."""
         early = isinstance(stmt.value, ast.Constant)
-        if early and self.open is not None and self.out and self.out[-1] is self.open[1]:
+        if early and self.open is not None and self.out and self.out[-1] is self.open[2]:
             self.out.insert(len(self.out) - 2, stmt)
         else:
             self.append(stmt)
@@ -205,15 +237,60 @@ class Flow:
             self.append(stmt)
             return
         assert level.flag is not None
-        if self.open is not None and self.open[0] is level and self.out and self.out[-1] is self.open[1]:
-            self.open[1].body.append(stmt)
+        if self.open is not None and self.open[0] is level and self.out and self.out[-1] is self.open[2]:
+            self.open[1].append(stmt)
+            return
+        if self.depth >= MAX_BLOCKS:
+            self._outline(level, stmt)
             return
         self.max_depth = max(self.max_depth, self.depth + 1)
         start = b.copy_location(b.assign(self.run, b.load(level.flag)), stmt)
         segment = b.copy_location(b.while_(b.load(self.run), [b.assign(self.run, b.int_(0)), stmt]), stmt)
         self.out.extend((start, segment))
         level.segments.append((self.out, start, segment))
-        self.open = (level, segment)
+        self.open = (level, segment.body, segment)
+
+    def _outline(self, level: Level, stmt: ast.stmt) -> None:
+        """A segment where one more block would pass CPython's limit: a
+        function, called when the flag is set (its names are the scope's)::
+
+            def seg(): nonlocal x; x = f()
+            call_if(flag, seg)
+        """
+        assert level.flag is not None
+        level.reads += 1
+        name = self.unit.names.temp("segment")
+        body = [stmt]
+        define = b.copy_location(b.function(name, [], body), stmt)
+        call = b.copy_location(b.expr(b.call(self.unit.helper("call_if"), b.load(level.flag), b.load(name))),
+                               stmt)
+        self.out.extend((define, call))
+        self.outlined.append(Outlined(define, self.out))
+        self.open = (level, body, call)
+
+    def outlined_if_deep(self, write: Callable[[], None], where: ast.AST) -> None:
+        """Run ``write``; when the ``try`` it writes would nest its handler
+        deeper than CPython's limit, into a function called in place (its
+        names stay the scope's, see :meth:`_finish_outlined`)."""
+        if self.depth + 2 <= MAX_BLOCKS:
+            write()
+            return
+        saved = self.depth
+        self.depth = 0
+        try:
+            with self.into([], cost=0) as body:
+                write()
+        finally:
+            self.depth = saved
+        if _yields(body):  # a function cannot yield for the scope: left as it is
+            self.out.extend(body)
+            self.open = None
+            return
+        name = self.unit.names.temp("block")
+        define = b.copy_location(b.function(name, [], body), where)
+        self.append(define)
+        self.append(b.copy_location(b.expr(b.call(b.load(name))), where))
+        self.outlined.append(Outlined(define, self.out))
 
     @contextmanager
     def into(self, out: list[ast.stmt], cost: int = 1) -> Iterator[list[ast.stmt]]:
@@ -328,26 +405,50 @@ class Flow:
             orelse = self.new_block(node.orelse) if node.orelse else []
             self.emit(b.copy_location(b.if_(node.test, body, orelse), node))
             return
-        self.if_(node.test, node.body, node.orelse, node)
+        self.if_(node)
 
-    def if_(self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], where: ast.AST) -> None:
-        """``if test: body else: orelse`` as two flat levels."""
+    def if_(self, node: ast.If) -> None:
+        """``if``/``elif``/``else`` as flat levels, however many ``elif``\ s::
+
+            pending = 1                         (no arm has run yet)
+            if1 = a
+            while if1: if1 = 0; pending = 0; A
+            run = pending
+            while run: run = 0; <b's statements>; if1 = b
+            while if1: if1 = 0; pending = 0; B
+            while pending: pending = 0; C
+        """
         depth = len(self.levels) + 1
         flag = self.unit.names.fixed(f"if{depth}")
-        other = self.unit.names.fixed(f"else{depth}") if orelse else None
-        if other is not None:
-            self.append_early(b.copy_location(b.assign(other, self.child_start()), where))
-        if self.level.guarded:
-            self.append_early(b.copy_location(b.assign(flag, b.int_(0)), where))
-        set_flag = b.copy_location(b.assign(flag, test), where)
-        self.emit(set_flag)
-        with self.level_of("if", flag=flag, test=set_flag, own=True):
-            if other is not None:
-                self.emit(b.copy_location(b.assign(other, b.int_(0)), where))
-            self.block(body)
-        if other is not None:
-            with self.level_of("else", flag=other, own=True):
+        pending = self.unit.names.fixed(f"else{depth}") if node.orelse else None
+        if pending is not None:
+            self.append_early(b.copy_location(b.assign(pending, self.child_start()), node))
+        arm, prelude = node, None
+        while True:
+            with contextlib.ExitStack() as test_level:
+                if prelude is not None:
+                    assert pending is not None
+                    test_level.enter_context(self.level_of("else", flag=pending))
+                    self.block(prelude)
+                if self.level.guarded:
+                    self.append_early(b.copy_location(b.assign(flag, b.int_(0)), arm))
+                set_flag = b.copy_location(b.assign(flag, arm.test), arm)
+                self.emit(set_flag)
+            with self.level_of("if", flag=flag, test=set_flag, own=True):
+                if pending is not None:
+                    self.emit(b.copy_location(b.assign(pending, b.int_(0)), arm))
+                self.block(arm.body)
+            orelse = arm.orelse
+            if not orelse:
+                return
+            last = orelse[-1]
+            if isinstance(last, ast.If) and not self._holds_real_jump([*last.body, *last.orelse]):
+                arm, prelude = last, orelse[:-1]
+                continue
+            assert pending is not None
+            with self.level_of("else", flag=pending, own=True):
                 self.block(orelse)
+            return
 
     def _holds_real_jump(self, stmts: list[ast.stmt]) -> bool:
         """Whether ``stmts`` hold a real ``break``/``continue`` of a kept loop."""
@@ -490,6 +591,9 @@ class Flow:
         ``continue``), or the function (``return``); a ``finally`` or ``with``
         on the way takes the jump over and goes on with it afterwards."""
         target = self.loops[-1] if kind != "return" else None
+        if target is None and self.level.guarded and self.depth >= MAX_BLOCKS:
+            # a moved segment cannot return for the scope: wait for its end
+            self.levels[0].boundary = self.returns
         stops_at = None
         for level in reversed(self.levels):
             if target is not None and level is target[0]:
@@ -559,17 +663,18 @@ class Flow:
             self.block(stmts)
         return out or [b.nothing()], self.iterators.pop()
 
-    def _boundary(self, body: list[ast.stmt], where: ast.AST) -> tuple[list[ast.stmt], Boundary, list[str]]:
+    def _boundary(
+        self, body: list[ast.stmt], boundary: Boundary, where: ast.AST
+    ) -> tuple[list[ast.stmt], list[str]]:
         """The body of a ``try``/``finally`` or ``with``: a level where jumps
         stop; also the iterators of the loops in it."""
-        boundary = Boundary()
         out: list[ast.stmt] = []
         self.iterators.append([])
         with self.child_level("boundary", where, boundary=boundary), self.into(out):
             self.block(body)
         for flag in boundary.pending.values():
             self.append_early(b.copy_location(b.assign(flag, b.int_(0)), where))
-        return out or [b.nothing()], boundary, self.iterators.pop()
+        return out or [b.nothing()], self.iterators.pop()
 
     def _resume(self, boundary: Boundary, where: ast.AST) -> None:
         """Go on with the jumps that stopped at ``boundary``."""
@@ -588,12 +693,17 @@ class Flow:
             F
             <the pending jumps go on>
         """
-        body, boundary, iterators = self._boundary(node.body, node)
-        handler = self.handler([*copy.deepcopy(node.finalbody), ast.Raise(exc=None, cause=None)],
-                               iterators)
-        self.append(b.copy_location(b.try_except(body, handler), node))
-        with self.child_level("final", node, clears=list(boundary.pending.values())):
-            self.block(node.finalbody)
+        boundary = Boundary()
+
+        def write() -> None:
+            body, iterators = self._boundary(node.body, boundary, node)
+            handler = self.handler([*copy.deepcopy(node.finalbody), ast.Raise(exc=None, cause=None)],
+                                   iterators)
+            self.append(b.copy_location(b.try_except(body, handler), node))
+            with self.child_level("final", node, clears=list(boundary.pending.values())):
+                self.block(node.finalbody)
+
+        self.outlined_if_deep(write, node)
         self._resume(boundary, node)
 
     def _WithBlock(self, node: WithBlock) -> None:
@@ -602,17 +712,22 @@ class Flow:
         depth = len(self.levels) + 1
         normal = self.unit.names.fixed(f"ok{depth}")
         self.append(b.copy_location(b.assign(normal, self.child_start()), node))
-        body, boundary, iterators = self._boundary(node.body, node)
+        boundary = Boundary()
         none = self.unit.helper("none")
-        exit_error = b.call(self.unit.helper("context_exit_error"), b.load(node.exit))
-        handler = self.handler([
-            b.assign(normal, b.int_(0)),
-            b.assign(node.enter, none),
-            b.copy_location(b.if_(exit_error, [], [ast.Raise(exc=None, cause=None)]), node),
-        ], iterators)
-        self.append(b.copy_location(b.try_except(body, handler), node))
-        with self.level_of("exit", flag=normal, own=True):
-            self.emit(b.copy_location(b.expr(b.call(b.load(node.exit), none, none, none)), node))
+
+        def write() -> None:
+            body, iterators = self._boundary(node.body, boundary, node)
+            exit_error = b.call(self.unit.helper("context_exit_error"), b.load(node.exit))
+            handler = self.handler([
+                b.assign(normal, b.int_(0)),
+                b.assign(node.enter, none),
+                b.copy_location(b.if_(exit_error, [], [ast.Raise(exc=None, cause=None)]), node),
+            ], iterators)
+            self.append(b.copy_location(b.try_except(body, handler), node))
+            with self.level_of("exit", flag=normal, own=True):
+                self.emit(b.copy_location(b.expr(b.call(b.load(node.exit), none, none, none)), node))
+
+        self.outlined_if_deep(write, node)
         self.append(b.copy_location(b.assign(node.exit, none), node))
         self._resume(boundary, node)
 
@@ -636,6 +751,57 @@ class Flow:
         for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
             part.body = self.new_block(part.body)
         return node
+
+
+def _bound_names(stmts: list[ast.stmt]) -> set[str]:
+    """The names that ``stmts`` (core statements) bind in their scope."""
+    names: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign):
+            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(stmt.name)
+        for inner in _blocks(stmt):
+            names |= _bound_names(inner)
+    return names
+
+
+def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists inside ``stmt`` that run in its scope."""
+    if isinstance(stmt, ast.While):
+        return [stmt.body]
+    if isinstance(stmt, ast.Try):
+        return [stmt.body, *(h.body for h in stmt.handlers)]
+    return []
+
+
+def _as_global_stores(stmts: list[ast.stmt], unit: Unit) -> list[ast.stmt]:
+    """``name = value`` in a moved segment of the module: the module's global."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            store = b.call(unit.helper("global_set"), unit.string(stmt.targets[0].id), stmt.value)
+            stmt = b.copy_location(b.expr(store), stmt)
+        elif isinstance(stmt, ast.While):
+            stmt.body = _as_global_stores(stmt.body, unit)
+        elif isinstance(stmt, ast.Try):
+            stmt.body = _as_global_stores(stmt.body, unit)
+            for handler in stmt.handlers:
+                handler.body = _as_global_stores(handler.body, unit)
+        out.append(stmt)
+    return out
+
+
+def _yields(stmts: list[ast.stmt]) -> bool:
+    """Whether ``stmts`` yield or await in their own scope."""
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom | ast.Await):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _is_flag(value: ast.expr) -> bool:

@@ -19,6 +19,12 @@ def global_set(name, value):
     dict.__setitem__(frame_of_caller(1).f_globals, name, value)
 
 
+def call_if(flag, body):
+    """``body()`` when ``flag`` is set: a segment of code nested too deep for a block."""
+    if flag:
+        body()
+
+
 def visible_locals(found, function, prefix):
     """What ``function()`` returned in a function: when ``function`` is the builtin
     ``locals`` or ``vars``, without the compiler's temporaries (their names start
