@@ -299,6 +299,12 @@ def test_worker_skips_tests():
     }
 
 
+def test_worker_desugared_modules_include_packages():
+    assert worker._within("tomllib._parser", ["copy", "tomllib"])
+    assert worker._within("tomllib", ["tomllib"])
+    assert not worker._within("tomllibx", ["tomllib"])
+
+
 # -- real runs ------------------------------------------------------------------------
 
 
