@@ -116,11 +116,15 @@ def run(
         "tests": {},
     }
     start = time.perf_counter()
-    forget(desugar)
     try:
         if mode == "desugared":
-            from unsugar.runner import install
+            from unsugar.runner import Options, compile_source, install
 
+            # The tool loads all of itself (and its own copy, dataclasses, ...) first,
+            # so that what it imports is not taken for the modules under test.
+            compile_source(b"pass\n", "<warm-up>", Options(tuple(keep), cache=False))
+        forget(desugar)
+        if mode == "desugared":
             install(include=desugared, keep=keep)
         # As regrtest does: import, then load_tests of a module or package is honoured.
         imported = importlib.import_module(name)
@@ -134,7 +138,7 @@ def run(
         record["error"] = traceback.format_exc()
         record["duration"] = time.perf_counter() - start
         return record
-    loaders = {m: loader_name(sys.modules[m]) for m in desugared}
+    loaders = {m: loader_name(module) for m, module in sys.modules.items() if _within(m, desugared)}
     record["loaders"] = loaders
     if mode == "desugared":
         plain = [m for m, kind in loaders.items() if not kind.startswith("unsugar.")]
@@ -148,12 +152,17 @@ def run(
     return record
 
 
+def _within(name: str, packages: list[str]) -> bool:
+    """Whether module ``name`` is one of ``packages`` or inside one."""
+    return any(name == package or name.startswith(package + ".") for package in packages)
+
+
 def forget(packages: list[str]) -> None:
     """Drop ``packages`` (and what is inside them) from ``sys.modules``, in both
     modes, so that the test imports them afresh (as ``import_fresh_module``
     does): ``unittest`` or ``test.support`` may have imported them already."""
     for name in list(sys.modules):
-        if any(name == package or name.startswith(package + ".") for package in packages):
+        if _within(name, packages):
             del sys.modules[name]
 
 

@@ -34,7 +34,8 @@ test_opcodes test_raise test_unary test_unpack test_unpack_ex test_with test_exc
 test_scope test_global test_named_expressions test_fstring test_keywordonlyarg
 test_decorators test_class test_super test_dictcomps test_listcomps test_setcomps
 test_genexps test_generators test_yield_from test_coroutines test_patma test_except_star
-test_fractions test_statistics""".split()
+test_fractions test_statistics test_argparse test_ipaddress test_dataclasses test_tomllib
+test_calendar test_pprint test_graphlib test_copy""".split()
 MANIFEST = conformance.load_manifest(rule_ids=conformance.known_rules())
 
 
@@ -45,6 +46,7 @@ def test_manifest_lists_the_required_modules():
     assert set(REQUIRED) <= set(MANIFEST)
     assert MANIFEST["test_fractions"].desugar == ("fractions",)
     assert MANIFEST["test_statistics"].desugar == ("statistics",)
+    assert MANIFEST["test_tomllib"].desugar == ("tomllib",)  # a package
     assert [e.name for e in conformance.select(MANIFEST, [], "ci")]
 
 
@@ -297,6 +299,12 @@ def test_worker_skips_tests():
         "test_subtests",
         "test_skipped_subtest",
     }
+
+
+def test_worker_desugared_modules_include_packages():
+    assert worker._within("tomllib._parser", ["copy", "tomllib"])
+    assert worker._within("tomllib", ["tomllib"])
+    assert not worker._within("tomllibx", ["tomllib"])
 
 
 # -- real runs ------------------------------------------------------------------------
