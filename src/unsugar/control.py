@@ -163,6 +163,7 @@ class Flow:
         #: segments moved into functions, where a while would nest too deep
         self.outlined: list[Outlined] = []
         self.returns = Boundary()  # returns that must wait for the scope's end
+        self.outlining = 0  # blocks being written into functions
         self.levels: list[Level] = []
         self.loops: list[tuple[Level, Loop]] = []
         self.run = unit.names.fixed("run")
@@ -268,20 +269,23 @@ class Flow:
         self.outlined.append(Outlined(define, self.out))
         self.open = (level, body, call)
 
-    def outlined_if_deep(self, write: Callable[[], None], where: ast.AST) -> None:
-        """Run ``write``; when the ``try`` it writes would nest its handler
-        deeper than CPython's limit, into a function called in place (its
-        names stay the scope's, see :meth:`_finish_outlined`)."""
-        if self.depth + 2 <= MAX_BLOCKS:
+    def outlined_if_deep(self, write: Callable[[], None], where: ast.AST, cost: int = 2) -> None:
+        """Run ``write``; when the block it writes (a loop 1, a ``try``'s
+        handler 2) would nest deeper than CPython's limit, into a function
+        called in place (its names stay the scope's, see
+        :meth:`_finish_outlined`)."""
+        if self.depth + cost <= MAX_BLOCKS:
             write()
             return
         saved = self.depth
         self.depth = 0
+        self.outlining += 1
         try:
             with self.into([], cost=0) as body:
                 write()
         finally:
             self.depth = saved
+            self.outlining -= 1
         if _yields(body):  # a function cannot yield for the scope: left as it is
             self.out.extend(body)
             self.open = None
@@ -503,16 +507,19 @@ class Flow:
             self.emit(b.copy_location(b.assign(node.item, item), node))
             self.emit(b.copy_location(b.assign(loop.flag, more), node))
 
+        def write() -> None:
+            guarded = self.level.guarded
+            inside, iteration = self._loop(node, loop, fetch, force=True)
+            if guarded:
+                self.append_early(b.copy_location(b.assign(loop.flag, b.int_(0)), node))
+            fetch()
+            self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
+            self.append(b.copy_location(b.assign(node.iterator, self.unit.helper("none")), node))
+            self._loop_else(node.orelse, iteration)
+
         loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"))
-        guarded = self.level.guarded
         self.iterators[-1].append(node.iterator)
-        inside, iteration = self._loop(node, loop, fetch, force=True)
-        if guarded:
-            self.append_early(b.copy_location(b.assign(loop.flag, b.int_(0)), node))
-        fetch()
-        self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
-        self.append(b.copy_location(b.assign(node.iterator, self.unit.helper("none")), node))
-        self._loop_else(node.orelse, iteration)
+        self.outlined_if_deep(write, node, cost=1)
 
     def _loop(
         self, node: ast.While | ForLoop, loop: Loop, step: Callable[[], None], force: bool
@@ -591,7 +598,7 @@ class Flow:
         ``continue``), or the function (``return``); a ``finally`` or ``with``
         on the way takes the jump over and goes on with it afterwards."""
         target = self.loops[-1] if kind != "return" else None
-        if target is None and self.level.guarded and self.depth >= MAX_BLOCKS:
+        if target is None and (self.outlining or self.level.guarded and self.depth >= MAX_BLOCKS):
             # a moved segment cannot return for the scope: wait for its end
             self.levels[0].boundary = self.returns
         stops_at = None
@@ -646,14 +653,18 @@ class Flow:
         if node.finalbody and not self.keeps("try-finally") and not self._holds_real_jump(node.body):
             self._try_finally(node)
             return
-        node.body, iterators = self._same_level_block(node.body)
-        for handler in node.handlers:
-            handler.body = self.handler(handler.body, iterators)
-        if node.orelse:
-            node.orelse = self.new_block(node.orelse)
-        if node.finalbody:
-            node.finalbody = self.new_block(node.finalbody)
-        self.append(node)
+
+        def write() -> None:
+            node.body, iterators = self._same_level_block(node.body)
+            for handler in node.handlers:
+                handler.body = self.handler(handler.body, iterators)
+            if node.orelse:
+                node.orelse = self.new_block(node.orelse)
+            if node.finalbody:
+                node.finalbody = self.new_block(node.finalbody)
+            self.append(node)
+
+        self.outlined_if_deep(write, node)
 
     def _same_level_block(self, stmts: list[ast.stmt]) -> tuple[list[ast.stmt], list[str]]:
         """Lower ``stmts`` into a new block at the current level (a ``try``

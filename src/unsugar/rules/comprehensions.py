@@ -42,6 +42,7 @@ import ast
 import sys
 
 from unsugar import builder as b
+from unsugar.forms import ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 
@@ -128,19 +129,10 @@ def _at_iterable(call: ast.Call, node: Comprehension) -> ast.Call:
 
 def _first_loop(node: Comprehension, iterator: str, body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     """``for <first target> in <iterator>: body`` stepping an iterator already made."""
-    more, item = cx.temp("more"), cx.temp("item")
-    step_iterator = _at_iterable(b.call(cx.builtin("next"), b.load(iterator)), node)
-    step = [
-        b.try_except(
-            [b.assign(item, step_iterator)],
-            [
-                b.assign(more, b.call(cx.rt("not_stop_iteration"))),
-                b.if_(b.load(more), [b.raise_()]),
-            ],
-        ),
-        b.if_(b.load(more), [b.assign_to(node.generators[0].target, b.load(item)), *body]),
-    ]
-    return [b.assign(more, b.int_(1)), b.while_(b.load(more), step)]
+    item = cx.temp("item")
+    bind = [b.assign_to(node.generators[0].target, b.load(item)), b.assign(item, cx.none())]
+    loop = ForLoop(iterator=iterator, item=item, body=[*bind, *body], orelse=[])
+    return [b.copy_location(loop, node.generators[0].iter if AT_ITERABLE else node)]
 
 
 def _loops(node: Comprehension, iterator: str, innermost: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
