@@ -312,7 +312,7 @@ class Lowerer:
         prelude, test = self.capture(lambda: self.expr(node.test))
         if not prelude:
             node.test = test
-            node.body = self.block(node.body)
+            node.body = self.block(node.body) or [b.nothing()]  # a loop kept with its else
             node.orelse = self.block(node.orelse)
             return [node]
         exit_loop: list[ast.stmt] = [ast.Break()]
