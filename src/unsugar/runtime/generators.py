@@ -48,8 +48,11 @@ yield_from_return_type = type("yield_from_return", (), {"__slots__": ("value",)}
 def yield_from_partial(function, argument):
     """A callable without arguments that calls ``function(argument)`` from C, so
     that no frame of its own comes between the caller and ``function`` (what
-    ``functools.partial`` does, which the runtime does not import)."""
-    return yield_from_method_type(next, map(function, (argument,)))
+    ``functools.partial`` does, which the runtime does not import): a method
+    bound to ``argument``, or for ``None`` (which binds nothing) ``next`` of a ``map``."""
+    if argument is None:
+        return yield_from_method_type(next, map(function, (argument,)))
+    return yield_from_method_type(function, argument)
 
 
 def yield_from_iter(iterable):

@@ -61,11 +61,9 @@ def operator_index(value):
 
 
 def deque_wrapper(method):
-    """Whether ``method`` is a slot wrapper of ``collections.deque`` (its item slots
-    take sequence indexes only), known by its class's name: ``_collections`` is
-    not imported (it may be blocked, or not loaded yet)."""
-    if compare_is_not(type(method), operator_wrapper_type):
-        return False
+    """Whether slot wrapper ``method`` is one of ``collections.deque``'s (its item
+    slots take sequence indexes only), known by its class's name: ``_collections``
+    is not imported (it may be blocked, or not loaded yet)."""
     owner = operator_objclass_of(method)
     if compare_is_not(operator_str_eq(operator_qualname_of(owner), "deque"), True):
         return False
@@ -718,7 +716,7 @@ def subscript_get(container, key):
     kind = type(container)
     method = special_lookup(kind, "__getitem__")
     if compare_is_not(method, operator_missing):
-        if deque_wrapper(method):
+        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
             return method(container, sequence_key(key))
         return special_call(method, container, key)
     if operator_is_subtype(type, kind):
@@ -744,7 +742,7 @@ def subscript_set(container, key, value):
     kind = type(container)
     method = special_lookup(kind, "__setitem__")
     if compare_is_not(method, operator_missing):
-        if deque_wrapper(method):
+        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
             method(container, sequence_key(key), value)
             return
         special_call(method, container, key, value)
@@ -762,7 +760,7 @@ def subscript_delete(container, key):
     kind = type(container)
     method = special_lookup(kind, "__delitem__")
     if compare_is_not(method, operator_missing):
-        if deque_wrapper(method):
+        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
             method(container, sequence_key(key))
             return
         special_call(method, container, key)
