@@ -71,18 +71,18 @@ def raise_(exc: ast.expr | None = None, cause: ast.expr | None = None) -> ast.Ra
 
 
 def if_(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt] | None = None) -> ast.If:
-    return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse or [])
+    return ast.If(test=test, body=body or [nothing()], orelse=orelse or [])
 
 
 def while_(test: ast.expr, body: list[ast.stmt]) -> ast.While:
-    return ast.While(test=test, body=body or [ast.Pass()], orelse=[])
+    return ast.While(test=test, body=body or [nothing()], orelse=[])
 
 
 def try_except(body: list[ast.stmt], handler: list[ast.stmt]) -> ast.Try:
     """``try: body`` / ``except: handler`` (a bare handler, the core form)."""
     return ast.Try(
-        body=body,
-        handlers=[ast.ExceptHandler(type=None, name=None, body=handler or [ast.Pass()])],
+        body=body or [nothing()],
+        handlers=[ast.ExceptHandler(type=None, name=None, body=handler or [nothing()])],
         orelse=[],
         finalbody=[],
     )
@@ -121,7 +121,7 @@ def function(
             defaults=[],
         )
     node = ast.FunctionDef(
-        name=name, args=params, body=body or [ast.Pass()], decorator_list=[], returns=None
+        name=name, args=params, body=body or [nothing()], decorator_list=[], returns=None
     )
     node.type_params = []
     return node

@@ -9,7 +9,6 @@ names are CPython's ``tp_name`` (``operator_type_name``, in ``operators``).
 """
 
 displays_sys = __import__("sys")
-displays_getitem = __import__("operator").getitem
 
 
 def display_type_name(cls):
@@ -129,5 +128,5 @@ def dict_merge_mapping(target, mapping):
     count = len(keys)
     while int.__lt__(i, count):
         key = list.__getitem__(keys, i)
-        dict.__setitem__(target, key, displays_getitem(mapping, key))
+        dict.__setitem__(target, key, subscript_get(mapping, key))  # noqa: F821  (runtime/operators.py)
         i = int.__add__(i, 1)

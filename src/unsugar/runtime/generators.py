@@ -12,19 +12,47 @@ that the subiterator's frame is called from the delegating generator's.
 
 yield_from_sys = __import__("sys")
 yield_from_handled_exception = yield_from_sys.exception
-yield_from_generator_type = __import__("types").GeneratorType
-yield_from_coroutine_type = __import__("types").CoroutineType
+
+
+def yield_from_sample():
+    """A generator function: the generator and method types, without ``types``."""
+    yield
+
+
+def yield_from_coroutine_of(function):
+    """The type of coroutines (``async def`` is not rewritten): ``function``'s
+    code flagged ``CO_COROUTINE`` instead of ``CO_GENERATOR`` makes one, closed
+    before it runs."""
+    code = function.__code__
+    flags = int.__xor__(code.co_flags, 160)
+    coroutine = type(function)(code.replace(co_flags=flags), dict())()
+    coroutine.close()
+    return type(coroutine)
+
+
+yield_from_generator_type = type(yield_from_sample())
+yield_from_coroutine_type = yield_from_coroutine_of(yield_from_sample)
+yield_from_method_type = type(yield_from_sample.__get__(0))
 #: ``CO_COROUTINE | CO_ITERABLE_COROUTINE``: code that may delegate to a coroutine.
 yield_from_coroutine_flags = 384
 yield_from_stop_value_slot = StopIteration.value
 yield_from_context_slot = BaseException.__context__
 yield_from_missing = object()
-yield_from_partial = __import__("functools").partial
 #: 3.12+ (``CLEANUP_THROW``): a ``StopIteration`` raised into the generator
 #: while it delegates a ``throw`` or ``close`` ends the ``yield from`` too.
 yield_from_cleanup_throw = yield_from_sys.version_info >= (3, 12)
 #: The type of the done marker (see :func:`yield_from_done`).
 yield_from_return_type = type("yield_from_return", (), {"__slots__": ("value",)})
+
+
+def yield_from_partial(function, argument):
+    """A callable without arguments that calls ``function(argument)`` from C, so
+    that no frame of its own comes between the caller and ``function`` (what
+    ``functools.partial`` does, which the runtime does not import): a method
+    bound to ``argument``, or for ``None`` (which binds nothing) ``next`` of a ``map``."""
+    if argument is None:
+        return yield_from_method_type(next, map(function, (argument,)))
+    return yield_from_method_type(function, argument)
 
 
 def yield_from_iter(iterable):

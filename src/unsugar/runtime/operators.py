@@ -48,8 +48,26 @@ operator_sys = __import__("sys")
 operator_current_exception = operator_sys.exception
 operator_max_index = operator_sys.maxsize
 operator_min_index = int.__invert__(operator_max_index)
-operator_index = __import__("_operator").index
-operator_deque = __import__("_collections").deque
+operator_range_stop = operator_proxy_get(operator_dict_of(range), "stop").__get__
+operator_objclass_of = operator_proxy_get(operator_dict_of(operator_wrapper_type), "__objclass__").__get__
+operator_module_of = operator_proxy_get(operator_type_namespace, "__module__").__get__
+operator_qualname_of = operator_proxy_get(operator_type_namespace, "__qualname__").__get__
+
+
+def operator_index(value):
+    """``operator.index(value)`` (``PyNumber_Index``, which ``range`` calls too): the
+    runtime imports nothing but ``sys`` when it starts (``_operator`` may be blocked)."""
+    return operator_range_stop(range(value))
+
+
+def deque_wrapper(method):
+    """Whether slot wrapper ``method`` is one of ``collections.deque``'s (its item
+    slots take sequence indexes only), known by its class's name: ``_collections``
+    is not imported (it may be blocked, or not loaded yet)."""
+    owner = operator_objclass_of(method)
+    if compare_is_not(operator_str_eq(operator_qualname_of(owner), "deque"), True):
+        return False
+    return compare_is(operator_str_eq(operator_module_of(owner), "collections"), True)
 
 
 def compare_is(left, right):
@@ -698,7 +716,7 @@ def subscript_get(container, key):
     kind = type(container)
     method = special_lookup(kind, "__getitem__")
     if compare_is_not(method, operator_missing):
-        if compare_is(method, operator_wrapper_deque_getitem):
+        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
             return method(container, sequence_key(key))
         return special_call(method, container, key)
     if operator_is_subtype(type, kind):
@@ -719,17 +737,12 @@ def sequence_key(key):
     raise operator_type_error("sequence index must be integer, not '{}'", key)
 
 
-operator_wrapper_deque_getitem = operator_proxy_get(operator_dict_of(operator_deque), "__getitem__")
-operator_wrapper_deque_setitem = operator_proxy_get(operator_dict_of(operator_deque), "__setitem__")
-operator_wrapper_deque_delitem = operator_proxy_get(operator_dict_of(operator_deque), "__delitem__")
-
-
 def subscript_set(container, key, value):
     """``container[key] = value``."""
     kind = type(container)
     method = special_lookup(kind, "__setitem__")
     if compare_is_not(method, operator_missing):
-        if compare_is(method, operator_wrapper_deque_setitem):
+        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
             method(container, sequence_key(key), value)
             return
         special_call(method, container, key, value)
@@ -747,7 +760,7 @@ def subscript_delete(container, key):
     kind = type(container)
     method = special_lookup(kind, "__delitem__")
     if compare_is_not(method, operator_missing):
-        if compare_is(method, operator_wrapper_deque_delitem):
+        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
             method(container, sequence_key(key))
             return
         special_call(method, container, key)

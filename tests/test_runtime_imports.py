@@ -1,0 +1,206 @@
+"""The runtime imports nothing but ``sys`` when an output starts.
+
+Modules such as ``_operator``, ``_collections`` or ``_functools`` may be
+blocked (``sys.modules[name] = None``, as ``test.support.import_helper``
+does to test a module's pure Python version) or not loaded yet; an output
+that uses operators, unpacking, displays or ``yield from`` must run then too,
+inlined or with ``--runtime=import``.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import sys
+import textwrap
+from collections.abc import Iterator
+
+import pytest
+from difftest import assert_same, run
+
+from unsugar import desugar
+from unsugar.linker import compiled_runtime
+from unsugar.runner import DesugaringLoader, install, uninstall
+from unsugar.runtime import MODULES
+
+#: What the runtime may import when it starts.
+ALLOWED = {"sys", "builtins"}
+
+#: Modules the runtime used to import, blocked as ``import_fresh_module`` blocks them.
+BLOCKED = ("_operator", "operator", "_collections", "_functools", "functools", "types")
+
+
+@contextlib.contextmanager
+def restored(names: tuple[str, ...] = BLOCKED) -> Iterator[None]:
+    """The entries ``names`` of ``sys.modules`` as they are now, put back afterwards."""
+    saved = {name: sys.modules.get(name, sys) for name in names}
+    try:
+        yield
+    finally:
+        for name, module in saved.items():
+            if module is sys:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
+def block(names: tuple[str, ...] = BLOCKED) -> None:
+    """``sys.modules[name] = None`` for ``names``: importing them fails."""
+    for name in names:
+        sys.modules[name] = None
+
+
+#: Operators, unpacking, displays, subscripts and ``yield from``: no imports.
+USES_HELPERS = """
+    class Index:
+        def __init__(self, n):
+            self.n = n
+        def __index__(self):
+            return self.n
+    class Mapping:
+        def keys(self):
+            return ["k"]
+        def __getitem__(self, key):
+            print("getitem", key)
+            return key * 2
+    a, *b = [1, 2, 3]
+    (c, d), e = "xy", 5
+    r1 = a + 1, b * 2, -e, ~e, e ** 2, e // 2, 2 < e <= 9, e in b
+    r2 = [*b, *"ab"], {*b}, {**{"x": 1}, **Mapping()}, (*b,)
+    items = [10, 20, 30]
+    r3 = items[True], items[Index(2)], items[-1:], "abc"[Index(1)]
+    items[Index(0)] += 5
+    del items[Index(1)]
+    def gen():
+        got = yield from [1, 2]
+        return got
+    def outer():
+        result = yield from gen()
+        print("result", result)
+    r4 = list(outer())
+    for bad in ("a", 1.5, 2 ** 100, Index("x")):
+        try:
+            items[bad]
+        except (TypeError, IndexError) as exc:
+            print(type(exc).__name__, exc)
+"""
+
+#: ``deque`` takes sequence indexes only; the deque exists before the blocking.
+USES_DEQUE = """
+    q = queue_type([1, 2, 3])
+    r = q[1], q[True], q[-1]
+    q[0] = 7
+    del q[1]
+    for bad in ("a", 1.5, 2 ** 100, None):
+        for action in (lambda: q[bad], lambda: q.__setitem__(bad, 1)):
+            try:
+                action()
+            except (TypeError, IndexError) as exc:
+                print(type(exc).__name__, exc)
+        try:
+            del q[bad]
+        except (TypeError, IndexError) as exc:
+            print(type(exc).__name__, exc)
+"""
+
+
+def test_outputs_run_with_modules_blocked() -> None:
+    with restored():
+        assert_same(USES_HELPERS, setup=block)
+
+
+def test_deque_subscripts_with_collections_blocked() -> None:
+    import collections
+
+    source = "queue_type = " + "__import__('collections').deque\n" + textwrap.dedent(USES_DEQUE)
+    with restored(("_collections",)):
+        assert_same(source, setup=lambda: block(("_collections",)))
+    assert collections.deque  # still there
+
+
+def test_import_runtime_with_modules_blocked() -> None:
+    """``--runtime=import``: the linked runtime, imported while they are blocked."""
+    source = textwrap.dedent(USES_HELPERS)
+    out = desugar(source, runtime="import")
+    assert "linked_runtime" in out
+    with restored((*BLOCKED, "unsugar.linked_runtime")):
+        sys.modules.pop("unsugar.linked_runtime", None)
+        block()
+        original = run(source)
+        rewritten = run(out)
+    assert rewritten == original
+
+
+def test_runtime_imports_only_sys_at_start() -> None:
+    """Every top-level statement of the compiled runtime imports ``sys`` at most."""
+    runtime = compiled_runtime("_us_")
+    for piece in runtime.pieces:
+        if isinstance(piece.stmt, ast.FunctionDef):
+            continue
+        for node in ast.walk(piece.stmt):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id == "_us___import__":
+                assert [ast.unparse(arg) for arg in node.args] == ["_us_s_sys"], ast.unparse(piece.stmt)
+
+
+def test_runtime_modules_import_only_sys_when_run() -> None:
+    """The runtime as plain Python (``--runtime=import``) and an output with the
+    helpers inlined import nothing but ``sys`` while they start."""
+    seen: list[str] = []
+
+    def record(name, *args, **kwargs):
+        seen.append(name)
+        return builtins.__import__(name, *args, **kwargs)
+
+    own_builtins = {**vars(builtins), "__import__": record}
+    namespace: dict[str, object] = {"__builtins__": own_builtins}
+    for name in MODULES:
+        module = __import__(f"unsugar.runtime.{name}", fromlist=["_"])
+        with open(module.__file__, encoding="utf-8") as handle:
+            exec(compile(handle.read(), module.__file__, "exec"), namespace)
+    out = desugar(textwrap.dedent(USES_HELPERS))
+    exec(compile(out, "<out>", "exec"), {"__builtins__": own_builtins, "__name__": "m"})
+    assert set(seen) <= ALLOWED, sorted(set(seen) - ALLOWED)
+
+
+#: Calls made on the pure Python ``operator`` module, desugared or not.
+OPERATOR_CALLS = [
+    ("add", (1, 2)), ("concat", ([1], [2])), ("concat", (1, 2)), ("index", (True,)),
+    ("index", (1.5,)), ("getitem", ("abc", 1)), ("contains", ([1, 2], 2)), ("truth", ([],)),
+    ("countOf", ([1, 1, 2], 1)), ("indexOf", ([1, 2], 3)), ("length_hint", (iter([1, 2]),)),
+    ("length_hint", (1, "x")), ("pow", (2, 10)), ("matmul", (1, 2)), ("is_", (None, None)),
+    ("iadd", ([1], [2])), ("iconcat", ((1,), (2,))), ("lt", (1, "a")),
+]
+
+
+def _calls(module) -> list[object]:
+    out: list[object] = []
+    for name, args in OPERATOR_CALLS:
+        try:
+            out.append((name, getattr(module, name)(*args)))
+        except Exception as exc:  # noqa: BLE001  (compared as observed)
+            out.append((name, type(exc).__name__, str(exc)))
+    point = type("Point", (), {"x": 1, "y": {"z": [4, 5]}})()
+    out.append(module.attrgetter("x", "y")(point))
+    out.append(module.itemgetter(1, 0)("ab"))
+    out.append(module.methodcaller("split", ",")("a,b"))
+    out.append(repr(module.attrgetter("x")))
+    return out
+
+
+def test_desugared_operator_module_with_operator_blocked() -> None:
+    """The CPython idiom for testing ``operator.py``: the module desugared by the
+    import hook and imported fresh with ``_operator`` blocked."""
+    import_helper = pytest.importorskip("test.support.import_helper")
+    plain = import_helper.import_fresh_module("operator", blocked=["_operator"])
+    finder = install(["operator"], cache=False)
+    try:
+        desugared = import_helper.import_fresh_module("operator", blocked=["_operator"])
+    finally:
+        uninstall(finder)
+    assert isinstance(desugared.__loader__, DesugaringLoader)
+    assert desugared.add is not plain.add
+    assert _calls(desugared) == _calls(plain)
+    own = sorted(name for name in vars(desugared) if not name.startswith("_us"))  # runtime names
+    assert own == sorted(vars(plain))
