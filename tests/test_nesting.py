@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, desugared
 
 PRELUDE = """\
 log = []
@@ -143,6 +143,17 @@ def test_ninety_nested_ifs() -> None:
 
 def test_long_elif_chain() -> None:
     arms = "\n".join(f"elif x == {i}:\n    log.append({i})" for i in range(1, 300))
-    source = PRELUDE + f"for x in (0, 150, 299, 400):\n    if x == 0:\n        log.append(0)\n" + \
+    source = PRELUDE + "for x in (0, 150, 299, 400):\n    if x == 0:\n        log.append(0)\n" + \
         "\n".join("    " + line for line in arms.splitlines()) + "\n    else:\n        log.append('none')\n"
     assert_same(source)
+
+
+def test_a_generator_yielding_at_the_limit_is_not_moved_into_a_function() -> None:
+    """Known limitation: code that yields cannot become a function, so at
+    the limit the output does not compile (never a silently wrong program)."""
+    limit = 21 if sys.version_info >= (3, 13) else 20
+    source = program(["for"] * limit, "if len(log) < 3:\n    yield 1").replace(
+        "print(f())", "print(list(f()))")
+    assert compiles(source)
+    with pytest.raises(SyntaxError, match="too many statically nested blocks"):
+        compile(desugared(source), "<out>", "exec")

@@ -127,6 +127,7 @@ class Outlined:
 
     define: ast.FunctionDef
     where: list[ast.stmt]
+    flag: str | None = None  # a segment's flag (None: a block called unconditionally)
 
 
 @dataclass(eq=False)
@@ -204,6 +205,12 @@ class Flow:
         module's globals at the top level."""
         bound: set[str] = set()
         for outlined in self.outlined:
+            if outlined.flag is not None and _yields(outlined.define.body):
+                # a function cannot yield for the scope: a segment after all
+                at = outlined.where.index(outlined.define)
+                segment = b.while_(b.load(self.run), [b.assign(self.run, b.int_(0)), *outlined.define.body])
+                outlined.where[at:at + 2] = [b.assign(self.run, b.load(outlined.flag)), segment]
+                continue
             names = sorted(_bound_names(outlined.define.body))
             if self.kind == "module":
                 outlined.define.body = _as_global_stores(outlined.define.body, self.unit)
@@ -266,7 +273,7 @@ class Flow:
         call = b.copy_location(b.expr(b.call(self.unit.helper("call_if"), b.load(level.flag), b.load(name))),
                                stmt)
         self.out.extend((define, call))
-        self.outlined.append(Outlined(define, self.out))
+        self.outlined.append(Outlined(define, self.out, level.flag))
         self.open = (level, body, call)
 
     def outlined_if_deep(self, write: Callable[[], None], where: ast.AST, cost: int = 2) -> None:
@@ -412,7 +419,7 @@ class Flow:
         self.if_(node)
 
     def if_(self, node: ast.If) -> None:
-        """``if``/``elif``/``else`` as flat levels, however many ``elif``\ s::
+        r"""``if``/``elif``/``else`` as flat levels, however many ``elif``\ s::
 
             pending = 1                         (no arm has run yet)
             if1 = a

@@ -57,13 +57,6 @@ def exception_matches(kinds):
     return exception_subtype(handled, kinds)
 
 
-def not_stop_iteration():
-    """0 if the exception being handled is a ``StopIteration``, else 1."""
-    if exception_subtype(type(handled_exception()), StopIteration):
-        return 0
-    return 1
-
-
 def exception_instance(value, what):
     """An exception class called without arguments, or an exception instance."""
     if exception_class_check(value):
