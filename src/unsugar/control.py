@@ -50,6 +50,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from unsugar import builder as b
+from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import control_rule
 from unsugar.unit import Unit
@@ -101,8 +102,7 @@ TRY_FINALLY = control_rule(
 
 JUMPS = ("break", "continue", "return")
 
-#: CPython's limit of statically nested blocks (``CO_MAXBLOCKS``).
-MAX_BLOCKS = 21 if sys.version_info >= (3, 13) else 20
+
 
 
 @dataclass(eq=False)
@@ -155,9 +155,12 @@ class Level:
 class Flow:
     """Lowers the control flow of one scope (a module, class or function body)."""
 
-    def __init__(self, unit: Unit, kind: str) -> None:
+    def __init__(self, unit: Unit, kind: str, suspends: bool = False) -> None:
         self.unit = unit
         self.kind = kind
+        #: the blocks this scope may nest: from 3.13 a generator's or
+        #: coroutine's body already sits in one (its ``StopIteration`` handler)
+        self.limit = MAX_BLOCKS - (suspends and sys.version_info >= (3, 13))
         self.out: list[ast.stmt] = []
         #: the segment last written: its level, its body, its last statement
         self.open: tuple[Level, list[ast.stmt], ast.stmt] | None = None
@@ -195,7 +198,7 @@ class Flow:
                 self.out.insert(0, b.assign(self.returns.pending["return"], b.int_(0)))
         self._finish_outlined()
         iterators = self.iterators.pop()
-        if iterators and self.kind == "function" and self.max_depth < MAX_BLOCKS:
+        if iterators and self.kind == "function" and self.max_depth < self.limit:
             return [b.try_except(self.out, [*self._drop(iterators), b.raise_()])]
         return self.out
 
@@ -248,7 +251,7 @@ class Flow:
         if self.open is not None and self.open[0] is level and self.out and self.out[-1] is self.open[2]:
             self.open[1].append(stmt)
             return
-        if self.depth >= MAX_BLOCKS:
+        if self.depth >= self.limit:
             self._outline(level, stmt)
             return
         self.max_depth = max(self.max_depth, self.depth + 1)
@@ -281,7 +284,7 @@ class Flow:
         handler 2) would nest deeper than CPython's limit, into a function
         called in place (its names stay the scope's, see
         :meth:`_finish_outlined`)."""
-        if self.depth + cost <= MAX_BLOCKS:
+        if self.depth + cost <= self.limit:
             write()
             return
         saved = self.depth
@@ -605,7 +608,7 @@ class Flow:
         ``continue``), or the function (``return``); a ``finally`` or ``with``
         on the way takes the jump over and goes on with it afterwards."""
         target = self.loops[-1] if kind != "return" else None
-        if target is None and (self.outlining or self.level.guarded and self.depth >= MAX_BLOCKS):
+        if target is None and (self.outlining or self.level.guarded and self.depth >= self.limit):
             # a moved segment cannot return for the scope: wait for its end
             self.levels[0].boundary = self.returns
         stops_at = None
@@ -751,7 +754,7 @@ class Flow:
 
     # -------------------------------------------------------------- scopes
     def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        node.body = Flow(self.unit, "function").scope_body(node.body) or [b.ret()]
+        node.body = Flow(self.unit, "function", _yields(node.body)).scope_body(node.body) or [b.ret()]
         self.emit(node)
 
     _AsyncFunctionDef = _FunctionDef
