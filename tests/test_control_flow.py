@@ -276,3 +276,24 @@ def _deep(statements: int) -> str:
 def test_long_elif_chains_and_guards_stay_within_the_nesting_limit():
     """CPython allows 20 nested blocks: elif chains and guards must stay flat."""
     assert_same(_deep(40))
+
+
+def test_return_through_finally_in_an_async_generator() -> None:
+    """An async generator cannot return a value: a return that waits for a
+    finally block is carried without one (async itself is kept for now)."""
+    assert_same("""
+        async def g():
+            try:
+                yield 1
+                return
+            finally:
+                print("done")
+        async def main():
+            async for x in g():
+                print(x)
+        c = main()
+        try:
+            c.send(None)
+        except StopIteration:
+            print("finished")
+    """, allow=("asyncfunctiondef", "asyncfor"))

@@ -155,9 +155,10 @@ class Level:
 class Flow:
     """Lowers the control flow of one scope (a module, class or function body)."""
 
-    def __init__(self, unit: Unit, kind: str, suspends: bool = False) -> None:
+    def __init__(self, unit: Unit, kind: str, suspends: bool = False, is_async: bool = False) -> None:
         self.unit = unit
         self.kind = kind
+        self.returns_value = not (suspends and is_async)  # an async generator returns nothing
         #: the blocks this scope may nest: from 3.13 a generator's or
         #: coroutine's body already sits in one (its ``StopIteration`` handler)
         self.limit = MAX_BLOCKS - (suspends and sys.version_info >= (3, 13))
@@ -639,7 +640,7 @@ class Flow:
                 flag = level.boundary.pending.get(kind)
                 if flag is None:
                     flag = level.boundary.pending[kind] = self.unit.names.temp(kind[:3])
-                if kind == "return":
+                if kind == "return" and self.returns_value:
                     out.append(b.assign(self.rv, value or self.unit.helper("none")))
                 out.append(b.assign(flag, b.int_(1)))
                 break
@@ -704,7 +705,7 @@ class Flow:
             if flag is None:
                 continue
             with self.level_of("resume", flag=flag, own=True):
-                self.jump(kind, where, b.load(self.rv) if kind == "return" else None)
+                self.jump(kind, where, b.load(self.rv) if kind == "return" and self.returns_value else None)
 
     def _try_finally(self, node: ast.Try) -> None:
         """``try: B finally: F``::
@@ -754,7 +755,8 @@ class Flow:
 
     # -------------------------------------------------------------- scopes
     def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        node.body = Flow(self.unit, "function", _yields(node.body)).scope_body(node.body) or [b.ret()]
+        suspends, is_async = _yields(node.body), isinstance(node, ast.AsyncFunctionDef)
+        node.body = Flow(self.unit, "function", suspends, is_async).scope_body(node.body) or [b.ret()]
         self.emit(node)
 
     _AsyncFunctionDef = _FunctionDef
