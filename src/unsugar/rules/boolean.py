@@ -24,6 +24,7 @@ from unsugar.registry import expr_rule
 #: a conditional expression) and that stopped early is not tested again.
 THREADS = sys.version_info < (3, 12)
 
+
 @expr_rule(
     ast.UnaryOp,
     id="not",
