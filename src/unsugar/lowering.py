@@ -60,6 +60,11 @@ EAGER_FIELDS: dict[type[ast.stmt], tuple[str, ...]] = {
 #: ``__annotations__``); a hook may also just analyse the body.
 PROLOGUES: list[Callable[[list[ast.stmt], Lowerer], list[ast.stmt]]] = []
 
+#: Lowerings of an expression for its truth alone (see ``Lowerer.condition``),
+#: by node type, registered by the rules of the short-circuiting forms. A hook
+#: returns None when it does not apply (e.g. its rule is kept).
+CONDITIONS: dict[type[ast.expr], Callable[[ast.expr, Lowerer], ast.expr | None]] = {}
+
 
 @dataclass
 class Scope:
@@ -295,7 +300,7 @@ class Lowerer:
 
     def _stmt_If(self, node: ast.If) -> list[ast.stmt]:
         def lower() -> None:
-            node.test = self.expr(node.test)
+            node.test = self.condition(node.test)
 
         out = self.with_prelude(node, lower)
         node.body = self.block(node.body)
@@ -305,7 +310,7 @@ class Lowerer:
     def _stmt_While(self, node: ast.While) -> list[ast.stmt]:
         """A test that needs statements keeps them in ``node.prelude``: the
         control-flow phase runs them before each test."""
-        node.prelude, node.test = self.capture(lambda: self.expr(node.test))
+        node.prelude, node.test = self.capture(lambda: self.condition(node.test))
         node.body = self.block(node.body)
         node.orelse = self.block(node.orelse)
         return [node]
@@ -430,6 +435,20 @@ class Lowerer:
                 node.id = self.mangle(node.id)
             return node
         return b.copy_location(rule.lower(node, self), node)
+
+    def condition(self, node: ast.expr) -> ast.expr:
+        """Lower ``node`` for its truth alone, as CPython compiles a test into jumps.
+
+        Testing the result once makes the last truth test; the tests before it
+        are made in the prelude, each operand's once, and their outcomes kept
+        in ``bool`` flags (so ``if a and b`` tests ``a`` once, not again as the
+        value of ``a and b``).
+        """
+        hook = CONDITIONS.get(type(node))
+        lowered = hook(node, self) if hook is not None else None
+        if lowered is None:
+            return self.expr(node)
+        return b.copy_location(lowered, node)
 
     def lower_children(self, node: ast.AST) -> None:
         """Lower the sub-expressions of ``node`` in place, in evaluation order."""

@@ -4,16 +4,25 @@
 become statements before the current one. Each operand's truth is tested
 once; long chains stay flat (a flag says whether to go on) so that the
 nesting of the output does not grow with the length of the chain.
+
+Used as a condition (``Lowerer.condition``), they make the truth tests
+CPython's jumps make: ``if a and b`` tests ``a`` once and then ``b`` once,
+where the value ``a and b`` would be tested once more.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+import sys
 
 from unsugar import builder as b
-from unsugar.lowering import Lowerer
+from unsugar.lowering import CONDITIONS, Lowerer
 from unsugar.registry import expr_rule
+
+#: 3.11 threads a jump to a jump: in a value ``and``/``or``, an operand that is
+#: itself an ``and``/``or`` on the same line (directly, or as the last branch of
+#: a conditional expression) and that stopped early is not tested again.
+THREADS = sys.version_info < (3, 12)
 
 
 @expr_rule(
@@ -46,7 +55,9 @@ def lower_and(node: ast.BoolOp, cx: Lowerer) -> ast.expr:
     if more: t = b; more = bool(t)
     if more: t = c
     """
-    return _chain(node.values, cx, "and", lambda t: t, lambda t: b.call(cx.builtin("bool"), t))
+    value, _ = _chain(node, cx, value=True, truth=False)
+    assert value is not None
+    return value
 
 
 @expr_rule(
@@ -61,37 +72,82 @@ def lower_and(node: ast.BoolOp, cx: Lowerer) -> ast.expr:
 )
 def lower_or(node: ast.BoolOp, cx: Lowerer) -> ast.expr:
     """``a or b or c``: as ``and``, with ``more = logical_not(t)``."""
-
-    def negate(t: ast.expr) -> ast.expr:
-        return b.call(cx.rt("logical_not"), t)
-
-    return _chain(node.values, cx, "or", negate, negate)
+    value, _ = _chain(node, cx, value=True, truth=False)
+    assert value is not None
+    return value
 
 
 def _chain(
-    values: list[ast.expr],
-    cx: Lowerer,
-    hint: str,
-    test: Callable[[ast.expr], ast.expr],
-    go_on: Callable[[ast.expr], ast.expr],
-) -> ast.expr:
-    """Evaluate ``values`` into one temporary until one decides the result.
+    node: ast.BoolOp, cx: Lowerer, *, value: bool, truth: bool
+) -> tuple[ast.expr | None, ast.expr | None]:
+    """Evaluate the operands until one decides: the value (if ``value``) and the
+    truth (if ``truth``) of ``node``.
 
-    ``test(t)`` is the ``if`` test of a two-operand form, ``go_on(t)`` the
-    flag of a longer chain; each tests the truth of ``t`` once.
+    Each operand is tested once, into a flag ``more`` (``bool(t)`` for ``and``,
+    ``logical_not(t)`` for ``or``). Asked for its truth (as a condition, or
+    threaded on 3.11), the truth is read from the flag: an ``and`` leaves its
+    last operand in it untested, an ``or`` tests it too. Without a value, the
+    operands are lowered as conditions.
     """
-    result = cx.temp(hint)
-    cx.emit(b.assign(result, cx.expr(values[0])))
-    if len(values) == 2:
-        cx.emit(b.if_(test(b.load(result)), _evaluate_into(result, values[1], cx)))
-        return b.load(result)
+    is_and = isinstance(node.op, ast.And)
+    result = cx.temp("and" if is_and else "or") if value else ""
     more = cx.temp("more")
-    cx.emit(b.assign(more, go_on(b.load(result))))
-    for value in values[1:-1]:
-        then = _evaluate_into(result, value, cx)
-        cx.emit(b.if_(b.load(more), [*then, b.assign(more, go_on(b.load(result)))]))
-    cx.emit(b.if_(b.load(more), _evaluate_into(result, values[-1], cx)))
-    return b.load(result)
+    last = len(node.values) - 1
+
+    def go_on(test: ast.expr) -> ast.expr:
+        return b.call(cx.builtin("bool") if is_and else cx.rt("logical_not"), test)
+
+    def operand(item: ast.expr, threads: bool) -> ast.expr:
+        """Lower ``item`` (into ``result``); the expression that tests its truth."""
+        if not value:
+            return cx.condition(item)
+        lowered, test = _value_and_truth(item, node.lineno, cx) if threads else (cx.expr(item), None)
+        cx.emit(b.assign(result, lowered))
+        return test or b.load(result)
+
+    guard: ast.expr = b.load(more)
+    for i, item in enumerate(node.values):
+        stmts, test = cx.capture(lambda item=item, i=i: operand(item, THREADS and (i < last or truth)))
+        if value and not truth and last == 1 and i == 0:  # ``if t: t = b`` needs no flag
+            guard = test if is_and else go_on(test)
+        elif i < last:
+            stmts.append(b.assign(more, go_on(test)))
+        elif truth:  # an ``and`` that got here is as true as its last operand
+            stmts.append(b.assign(more, test if is_and else go_on(test)))
+        if i == 0:
+            cx.emit(*stmts)
+        else:
+            cx.emit(b.if_(guard, stmts))
+    flag = b.load(more) if is_and else b.call(cx.rt("logical_not"), b.load(more))
+    return b.load(result) if value else None, flag if truth else None
+
+
+def _value_and_truth(node: ast.expr, line: int, cx: Lowerer) -> tuple[ast.expr, ast.expr | None]:
+    """Lower an operand of a value ``and``/``or`` on ``line`` (3.11): its value,
+    and its truth if the operand has already tested it (else None)."""
+    if isinstance(node, ast.BoolOp) and node.lineno == line and not _kept(node, cx):
+        return _chain(node, cx, value=True, truth=True)
+    if isinstance(node, ast.IfExp) and not cx.keeps("ifexp"):
+        return _ifexp(node, cx, line)
+    return cx.expr(node), None
+
+
+def _kept(node: ast.BoolOp, cx: Lowerer) -> bool:
+    return cx.keeps("and" if isinstance(node.op, ast.And) else "or")
+
+
+def _condition(node: ast.expr, cx: Lowerer) -> ast.expr | None:
+    """``and``/``or``/``not``/``x if c else y`` lowered for their truth."""
+    if isinstance(node, ast.BoolOp) and not _kept(node, cx):
+        return _chain(node, cx, value=False, truth=True)[1]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and not cx.keeps("not"):
+        return lower_not(ast.UnaryOp(op=node.op, operand=cx.condition(node.operand)), cx)
+    if isinstance(node, ast.IfExp) and not cx.keeps("ifexp"):
+        return _ifexp(node, cx, None, value=False)[0]
+    return None
+
+
+CONDITIONS.update({ast.BoolOp: _condition, ast.UnaryOp: _condition, ast.IfExp: _condition})
 
 
 @expr_rule(
@@ -112,32 +168,51 @@ def lower_ifexp(node: ast.IfExp, cx: Lowerer) -> ast.expr:
         if d: pending = 0; t = y
     if pending: t = z
     """
+    return _ifexp(node, cx, None)[0]
+
+
+def _ifexp(
+    node: ast.IfExp, cx: Lowerer, line: int | None, *, value: bool = True
+) -> tuple[ast.expr, ast.expr | None]:
+    """The value of ``node`` (or its truth, without ``value``); with a ``line``
+    (3.11, see ``THREADS``) also its truth if the last branch tested it."""
     result = cx.temp("ifexp")
+    truth = cx.temp("truth") if line is not None else ""
+
+    def branch(expr: ast.expr, last: bool) -> list[ast.stmt]:
+        """The statements that store the branch in ``result`` (and ``truth``)."""
+
+        def lower() -> None:
+            if not value:
+                cx.emit(b.assign(result, cx.condition(expr)))
+                return
+            lowered, test = _value_and_truth(expr, line, cx) if line is not None and last else (
+                cx.expr(expr), None)
+            cx.emit(b.assign(result, lowered))
+            if truth:
+                cx.emit(b.assign(truth, test or b.load(result)))
+
+        return cx.capture(lower)[0]
+
     branches: list[tuple[ast.expr, ast.expr]] = []
     last: ast.expr = node
     while isinstance(last, ast.IfExp):
         branches.append((last.test, last.body))
         last = last.orelse
+    done = b.load(result), b.load(truth) if truth else None
     if len(branches) == 1:
-        test = cx.expr(node.test)
-        then = _evaluate_into(result, node.body, cx)
-        cx.emit(b.if_(test, then, _evaluate_into(result, last, cx)))
-        return b.load(result)
+        test = cx.condition(node.test)
+        cx.emit(b.if_(test, branch(node.body, False), branch(last, True)))
+        return done
     pending = cx.temp("pending")
     cx.emit(b.assign(pending, b.int_(1)))
-    for i, (condition, value) in enumerate(branches):
-        stmts, test = cx.capture(lambda condition=condition: cx.expr(condition))
-        chosen = [b.assign(pending, b.int_(0)), *_evaluate_into(result, value, cx)]
+    for i, (condition, then) in enumerate(branches):
+        stmts, test = cx.capture(lambda condition=condition: cx.condition(condition))
+        chosen = [b.assign(pending, b.int_(0)), *branch(then, False)]
         stmts.append(b.if_(test, chosen))
         if i == 0:
             cx.emit(*stmts)
         else:
             cx.emit(b.if_(b.load(pending), stmts))
-    cx.emit(b.if_(b.load(pending), _evaluate_into(result, last, cx)))
-    return b.load(result)
-
-
-def _evaluate_into(name: str, value: ast.expr, cx: Lowerer) -> list[ast.stmt]:
-    """The statements that evaluate ``value`` and store it in ``name``."""
-    stmts, lowered = cx.capture(lambda: cx.expr(value))
-    return [*stmts, b.assign(name, lowered)]
+    cx.emit(b.if_(b.load(pending), branch(last, True)))
+    return done

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from unsugar import builder as b
-from unsugar.lowering import Lowerer
+from unsugar.lowering import CONDITIONS, Lowerer
 from unsugar.registry import expr_rule
 
 COMPARISONS = "expressions.html#value-comparisons"
@@ -90,38 +90,63 @@ def lower_chain(node: ast.Compare, cx: Lowerer) -> ast.expr:
     if more: t = c; r = lt(b, t); more = bool(r)
     if more: r = lt(t, d)
     """
+    return _chain(node, cx, condition=False)
+
+
+def _condition(node: ast.expr, cx: Lowerer) -> ast.expr | None:
+    """A chain used as a condition: each link tested once, ``a < b < c`` as
+    ``more = bool(lt(a, b))`` / ``if more: more = lt(b, c)`` then ``more``."""
+    if isinstance(node, ast.Compare) and len(node.ops) > 1 and not cx.keeps("compare-chain"):
+        return _chain(node, cx, condition=True)
+    return None
+
+
+CONDITIONS[ast.Compare] = _condition
+
+
+def _chain(node: ast.Compare, cx: Lowerer, *, condition: bool) -> ast.expr:
+    """The value of the chain ``node``, or (``condition``) its truth: then the
+    flag ``more`` is the result, and a link is stored as ``bool(link)`` but the last."""
     result = cx.temp("chain")
     left = cx.spill(cx.expr(node.left), "cmp")
     right = cx.spill(cx.expr(node.comparators[0]), "cmp")
-    cx.emit(b.assign(result, _pair(node.ops[0], left, right, cx)))
     links = list(zip(node.ops[1:], node.comparators[1:], strict=True))
-    if len(links) == 1:
+    first = _pair(node.ops[0], left, right, cx)
+    if condition:
+        cx.emit(b.assign(result, b.call(cx.builtin("bool"), first)))
+    else:
+        cx.emit(b.assign(result, first))
+    if len(links) == 1 and not condition:
         op, comparator = links[0]
-        body, _ = _link(result, op, right, comparator, cx, save=False)
+        body, _ = _link(result, op, right, comparator, cx, save=False, test=False)
         cx.emit(b.if_(b.load(result), body))
         return b.load(result)
-    more = cx.temp("more")
-    cx.emit(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
+    more = result if condition else cx.temp("more")
+    if not condition:
+        cx.emit(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
     for i, (op, comparator) in enumerate(links):
         last = i == len(links) - 1
-        body, right = _link(result, op, right, comparator, cx, save=not last)
-        if not last:
+        body, right = _link(result, op, right, comparator, cx, save=not last, test=condition and not last)
+        if not last and not condition:
             body.append(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
         cx.emit(b.if_(b.load(more), body))
     return b.load(result)
 
 
 def _link(
-    result: str, op: ast.cmpop, left: ast.expr, comparator: ast.expr, cx: Lowerer, *, save: bool
+    result: str, op: ast.cmpop, left: ast.expr, comparator: ast.expr, cx: Lowerer, *,
+    save: bool, test: bool,
 ) -> tuple[list[ast.stmt], ast.expr]:
     """The statements of a later link (evaluate ``comparator``, compare, store in
-    ``result``) and the comparator's value, saved to a temporary if ``save``."""
+    ``result``, as ``bool(...)`` if ``test``) and the comparator's value, saved to
+    a temporary if ``save``."""
 
     def lower() -> ast.expr:
         right = cx.expr(comparator)
         if save:
             right = cx.spill(right, "cmp")
-        cx.emit(b.assign(result, _pair(op, left, right, cx)))
+        link = _pair(op, left, right, cx)
+        cx.emit(b.assign(result, b.call(cx.builtin("bool"), link) if test else link))
         return right
 
     return cx.capture(lower)
