@@ -117,6 +117,17 @@ CASES = {
                 return 3
         r = f(), g()
     """,
+    "while_test_with_statements_break_and_else": """
+        def f(a, b, c):
+            while a if b else c:
+                print("body")
+                break
+            else:
+                print("else")
+        f(0, 0, 0)
+        f(1, 1, 0)
+        f(0, 1, 1)
+    """,
     "break_in_finally_swallows": """
         log = []
         while True:

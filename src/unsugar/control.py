@@ -69,7 +69,7 @@ BREAK = control_rule(
     id="break",
     summary="break clears the flags of the loop and of the blocks it leaves",
     before="while c:\n    break",
-    after="_us_loop1 = c\nwhile _us_loop1:\n    _us_loop1 = 0\n    _us_else1 = 0",
+    after="_us_nobreak1 = 1\n_us_loop1 = c\nwhile _us_loop1:\n    _us_nobreak1 = 0\n    _us_loop1 = 0",
     reference="simple_stmts.html#the-break-statement",
 )
 CONTINUE = control_rule(
@@ -551,7 +551,7 @@ class Flow:
             if loop.used:
                 step()
         if iteration.flag is not None or (node.orelse and self.level.guarded):
-            name = self.flag_of(iteration, "else")
+            name = self.flag_of(iteration, "nobreak")
             self.append_early(b.copy_location(b.assign(name, start), node))
         return inside, iteration
 
@@ -652,7 +652,7 @@ class Flow:
 
     def _leave(self, level: Level) -> list[ast.stmt]:
         """Clear ``level``'s flag (and stop the loop it runs): a jump leaves it."""
-        name = self.flag_of(level, "else" if level.kind == "loop" else "go")
+        name = self.flag_of(level, "nobreak" if level.kind == "loop" else "go")
         clears = [name, *level.clears]
         if level.loop is not None:
             level.loop.stops = True

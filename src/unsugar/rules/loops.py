@@ -16,11 +16,11 @@ from unsugar.registry import stmt_rule
     summary="for/else: iter() once, next() until the iterator is exhausted, else unless the loop broke",
     before="for x in xs:\n    f(x)\nelse:\n    g()",
     after="_us_iter_1 = iter(xs)\n_us_item_1 = next(_us_iter_1, _us_loop_end)\n"
-    "_us_loop1 = _us_loop_more(id(_us_item_1), _us_loop_end_id)\n_us_else1 = 1\n"
+    "_us_loop1 = _us_loop_more(id(_us_item_1), _us_loop_end_id)\n"
     "while _us_loop1:\n    x = _us_item_1\n    _us_item_1 = None\n    f(x)\n"
     "    _us_item_1 = next(_us_iter_1, _us_loop_end)\n"
     "    _us_loop1 = _us_loop_more(id(_us_item_1), _us_loop_end_id)\n"
-    "_us_iter_1 = None\n_us_item_1 = None\nwhile _us_else1:\n    _us_else1 = 0\n    g()",
+    "_us_iter_1 = None\ng()",
     reference="compound_stmts.html#the-for-statement",
 )
 def lower_for(node: ast.For, cx: Lowerer) -> list[ast.stmt]:
