@@ -103,8 +103,6 @@ TRY_FINALLY = control_rule(
 JUMPS = ("break", "continue", "return")
 
 
-
-
 @dataclass(eq=False)
 class Boundary:
     """The body of a ``try``/``finally`` or ``with``: jumps stop here, recorded
@@ -115,6 +113,8 @@ class Boundary:
 
 @dataclass(eq=False)
 class Loop:
+    """A loop being written."""
+
     flag: str  # the loop goes on
     kept: bool = False  # a kept loop: real break/continue
     stops: bool = False  # a break, or a return leaving it, clears the flag
