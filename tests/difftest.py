@@ -126,6 +126,20 @@ def _explain(what: str, original: Outcome, rewritten: Outcome, out: str) -> str:
     )
 
 
+#: A value whose truth tests are printed (instrumentation shared by snippets).
+PRINTING_TRUTH = """
+class T:
+    def __init__(self, name, value):
+        self.name = name
+        self.value = value
+    def __bool__(self):
+        print("bool", self.name)
+        return self.value
+    def __repr__(self):
+        return self.name
+"""
+
+
 def parse_ok(source: str) -> bool:
     try:
         ast.parse(source)
@@ -134,4 +148,4 @@ def parse_ok(source: str) -> bool:
     return True
 
 
-__all__ = ["assert_same", "desugared", "run", "Outcome", "parse_ok", "sys"]
+__all__ = ["assert_same", "desugared", "run", "Outcome", "parse_ok", "PRINTING_TRUTH", "sys"]

@@ -3,20 +3,10 @@
 import textwrap
 
 import pytest
-from difftest import assert_same
+from difftest import PRINTING_TRUTH, assert_same
 
 # A value whose truth tests are printed, and a logging identity function.
-TRUTHY = """
-class T:
-    def __init__(self, name, value):
-        self.name = name
-        self.value = value
-    def __bool__(self):
-        print("bool", self.name)
-        return self.value
-    def __repr__(self):
-        return self.name
-def v(x):
+TRUTHY = PRINTING_TRUTH + """def v(x):
     print("eval", x)
     return x
 """

@@ -16,19 +16,9 @@ operands: ``a`` and ``c`` are true or false by ``__bool__``, ``b`` by
 import textwrap
 
 import pytest
-from difftest import assert_same
+from difftest import PRINTING_TRUTH, assert_same
 
-PRELUDE = """
-class T:
-    def __init__(self, name, value):
-        self.name = name
-        self.value = value
-    def __bool__(self):
-        print("bool", self.name)
-        return self.value
-    def __repr__(self):
-        return self.name
-class L:
+PRELUDE = PRINTING_TRUTH + """class L:
     def __init__(self, name, size):
         self.name = name
         self.size = size

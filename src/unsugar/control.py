@@ -212,8 +212,7 @@ class Flow:
             if outlined.flag is not None and _yields(outlined.define.body):
                 # a function cannot yield for the scope: a segment after all
                 at = outlined.where.index(outlined.define)
-                segment = b.while_(b.load(self.run), [b.assign(self.run, b.int_(0)), *outlined.define.body])
-                outlined.where[at:at + 2] = [b.assign(self.run, b.load(outlined.flag)), segment]
+                outlined.where[at:at + 2] = self.segment(outlined.flag, outlined.define.body)
                 continue
             names = sorted(_bound_names(outlined.define.body))
             if self.kind == "module":
@@ -256,11 +255,14 @@ class Flow:
             self._outline(level, stmt)
             return
         self.max_depth = max(self.max_depth, self.depth + 1)
-        start = b.copy_location(b.assign(self.run, b.load(level.flag)), stmt)
-        segment = b.copy_location(b.while_(b.load(self.run), [b.assign(self.run, b.int_(0)), stmt]), stmt)
+        start, segment = (b.copy_location(node, stmt) for node in self.segment(level.flag, [stmt]))
         self.out.extend((start, segment))
         level.segments.append((self.out, start, segment))
         self.open = (level, segment.body, segment)
+
+    def segment(self, flag: str, body: list[ast.stmt]) -> tuple[ast.Assign, ast.While]:
+        """``run = flag`` / ``while run: run = 0; body``: ``body`` once if ``flag`` is set."""
+        return b.assign(self.run, b.load(flag)), b.while_(b.load(self.run), [b.assign(self.run, b.int_(0)), *body])
 
     def _outline(self, level: Level, stmt: ast.stmt) -> None:
         """A segment where one more block would pass CPython's limit: a
@@ -383,10 +385,6 @@ class Flow:
             return self.level_of(kind, flag=flag, **options)
         return self.level_of(kind, start=b.int_(1), **options)
 
-    def child_start(self) -> ast.expr:
-        """The start of a level entered with the current one: on if this one is."""
-        return self.read(self.level)
-
     # --------------------------------------------------------------- blocks
     def block(self, stmts: list[ast.stmt]) -> None:
         for stmt in stmts:
@@ -437,7 +435,7 @@ class Flow:
         flag = self.unit.names.fixed(f"if{depth}")
         pending = self.unit.names.fixed(f"else{depth}") if node.orelse else None
         if pending is not None:
-            self.append_early(b.copy_location(b.assign(pending, self.child_start()), node))
+            self.append_early(b.copy_location(b.assign(pending, self.read(self.level)), node))
         arm, prelude = node, None
         while True:
             with contextlib.ExitStack() as test_level:
@@ -539,7 +537,7 @@ class Flow:
         next test or item) in the iteration level, whose flag says the loop
         has not stopped (it also guards ``else``). Its flag's start is written
         where the loop begins."""
-        start = self.child_start() if self.level.guarded else b.int_(1)
+        start = self.read(self.level)
         with self.into([]) as inside, self.level_of("loop", loop=loop) as iteration:
             self.loops.append((iteration, loop))
             try:
@@ -733,7 +731,7 @@ class Flow:
         so / exit(None, None, None)`` on every other way out."""
         depth = len(self.levels) + 1
         normal = self.unit.names.fixed(f"ok{depth}")
-        self.append(b.copy_location(b.assign(normal, self.child_start()), node))
+        self.append(b.copy_location(b.assign(normal, self.read(self.level)), node))
         boundary = Boundary()
         none = self.unit.helper("none")
 
