@@ -4,7 +4,8 @@
 syntax (unless rules are kept), runs both in fresh module namespaces and
 compares what the contract names: printed output, the exception that escaped
 (type, message, ``__cause__``/``__context__`` types and
-``__suppress_context__``) and the values of the module's names afterwards.
+``__suppress_context__``) and the module's names afterwards: the same names,
+with the same values.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ def normal_repr(value: object) -> str:
     return _ADDRESS.sub("", text)
 
 
-def run(source: str, filename: str = "<difftest>", prefix: str = "_us") -> Outcome:
-    """Execute ``source`` as a fresh module ``__main__``-like namespace."""
+def run(source: str, filename: str = "<difftest>", hidden: str | None = None) -> Outcome:
+    """Execute ``source`` as a fresh module ``__main__``-like namespace; the
+    names starting with ``hidden`` are left out of the comparison."""
     namespace: dict[str, object] = {"__name__": "difftest_module"}
     buffer = io.StringIO()
     error = None
@@ -71,7 +73,7 @@ def run(source: str, filename: str = "<difftest>", prefix: str = "_us") -> Outco
     names = {
         key: normal_repr(value)
         for key, value in namespace.items()
-        if not key.startswith(prefix) and key != "__builtins__"
+        if not (hidden and key.startswith(hidden)) and key != "__builtins__"
     }
     return Outcome(buffer.getvalue(), error, names)
 
@@ -111,7 +113,8 @@ def assert_same(
     original = run(source)
     if setup is not None:
         setup()
-    rewritten = run(out)
+    # kept sugar keeps the module body at module level, its temporaries too
+    rewritten = run(out, hidden="_us" if keep else None)
     assert rewritten.stdout == original.stdout, _explain("stdout", original, rewritten, out)
     assert rewritten.error == original.error, _explain("error", original, rewritten, out)
     if check_names:

@@ -42,10 +42,13 @@ def python(path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
 
 
 def inlined_helpers(source: str) -> set[str]:
-    """The runtime helpers ``source`` defines at its top level (not imports of them)."""
+    """The runtime helpers ``source`` defines in its module def (not imports of them)."""
     helpers = compiled_runtime("_us_").by_name
     found = set()
-    for stmt in ast.parse(source).body:
+    body = ast.parse(source).body
+    if body and isinstance(body[0], ast.FunctionDef) and body[0].name == "_us_module":
+        body = body[0].body
+    for stmt in body:
         if isinstance(stmt, ast.FunctionDef):
             found.add(stmt.name)
         elif isinstance(stmt, ast.Assign) and not ast.unparse(stmt.value).startswith(
@@ -234,7 +237,7 @@ def test_diff(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"--- {path}\toriginal\n+++ {path}\tdesugared\n@@ ")
     assert "\n-print(not x)\n" in out
-    assert "\n+print(_us_logical_not(x))\n" in out
+    assert "\n+    print(_us_logical_not(x))\n" in out
     assert path.read_text() == SUGARY
 
 

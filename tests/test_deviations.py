@@ -43,12 +43,18 @@ def test_super_after_its_first_argument_is_deleted() -> None:
     assert rewritten == "TypeError\n"
 
 
-def test_temporaries_show_in_globals() -> None:
+def test_module_frame_locals_are_the_module_functions() -> None:
+    """The module body runs in a def: its frame's ``f_locals`` are that def's
+    (``globals()``, ``locals()``, ``vars()`` and ``dir()`` are the namespace)."""
     original, rewritten = outputs("""
+        import sys
         a, b = 1, 2
-        print(any(n.startswith("_us") for n in globals()))
+        frame = sys._getframe()
+        print(frame.f_locals is globals(), frame.f_code.co_name)
+        print(any(n.startswith("_us") for n in globals()), locals() is globals())
     """)
-    assert (original, rewritten) == ("False\n", "True\n")
+    assert original == "True <module>\nFalse True\n"
+    assert rewritten == "False <module>\nFalse True\n"
 
 
 def _frames(code: object) -> list[str]:

@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from unsugar import builder as b
 from unsugar.forms import ForLoop, WithBlock
+from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
 from unsugar.unit import Unit
 
 if TYPE_CHECKING:
-    from unsugar.rules.classes import Namespace
+    from unsugar.namespaces import Namespace
 
 T = TypeVar("T")
 
@@ -220,8 +221,16 @@ class Lowerer:
 
     # ----------------------------------------------------------- statements
     def module(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        with self.new_scope(Scope("module", "", node=ast.Module(body=body, type_ignores=[]))):
-            return self.block(self.with_prologue(body))
+        """The module body; with ``unit.module_def`` its names live in the
+        namespace the module def is given (:mod:`unsugar.namespaces`)."""
+        if not self.unit.module_def:
+            with self.new_scope(Scope("module", "", node=ast.Module(body=body, type_ignores=[]))):
+                return self.block(self.with_prologue(body))
+        namespace = ModuleNamespace(self.fixed("namespace"), self.fixed("store"))
+        scope = Scope("module", "", node=ast.Module(body=body, type_ignores=[]), namespace=namespace)
+        with self.new_scope(scope):
+            first = self.block(namespace.prologue(self))
+            return first + self.block(bind_defs_late(self.with_prologue(body), self))
 
     def with_prologue(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """``body`` (of the current module or class) with what ``PROLOGUES`` put first."""

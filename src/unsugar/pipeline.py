@@ -14,7 +14,9 @@ import ast
 from collections.abc import Iterable
 
 from unsugar import control, linker
+from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
+from unsugar.namespaces import module_def
 from unsugar.registry import load_all
 from unsugar.unit import Unit
 
@@ -37,9 +39,14 @@ def desugar_tree(
 ) -> ast.Module:
     """Rewrite ``tree`` (which is consumed) into core syntax."""
     unit = Unit.for_tree(tree, check_keep(keep))
+    # a module already core needs no names of its own (its output is itself);
+    # kept sugar may bind names that must stay globals
+    unit.module_def = not unit.keep and not is_core(tree)
     body = Lowerer(unit).module(tree.body)
     body = control.lower_module(body, unit)
     body = linker.link(unit, body, runtime)
+    if unit.module_def:
+        body = module_def(unit, body)
     module = ast.Module(body=body, type_ignores=[])
     return ast.fix_missing_locations(module)
 

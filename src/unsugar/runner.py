@@ -160,7 +160,7 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
         ) from exc
     finally:
         _busy.active = False
-    code = _retarget(code, files)
+    code = _retarget(code, files, prefix)
     if options.cache:
         _write_cache(key, code)
     return code
@@ -172,7 +172,10 @@ def _place_runtime(module: ast.Module, prefix: str) -> dict[str, str]:
     runtime = compiled_runtime(prefix)
     pieces = {id(piece.stmt): piece.module for piece in runtime.pieces}
     files: dict[str, str] = {}
-    for index, stmt in enumerate(module.body):
+    body = module.body
+    if body and isinstance(body[0], ast.FunctionDef) and body[0].name == f"{prefix}module":
+        body = body[0].body  # the module def (unsugar.namespaces)
+    for index, stmt in enumerate(body):
         name = pieces.get(id(stmt))
         if name is None:
             continue
@@ -186,7 +189,7 @@ def _place_runtime(module: ast.Module, prefix: str) -> dict[str, str]:
         for node in nodes:
             if "lineno" in node._attributes:
                 node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = 1, 0, 1, 0
-        module.body[index] = stmt
+        body[index] = stmt
     return files
 
 
@@ -199,13 +202,16 @@ def _repair_positions(module: ast.Module) -> None:
             node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
 
 
-def _retarget(code: types.CodeType, files: dict[str, str]) -> types.CodeType:
-    """``code`` with the helper functions' code objects naming their runtime files."""
+def _retarget(code: types.CodeType, files: dict[str, str], prefix: str) -> types.CodeType:
+    """``code`` with the helper functions' code objects naming their runtime files
+    (they are made by the module, or by its module def)."""
     if not files:
         return code
     consts = tuple(
         _refile(const, files[const.co_name])
-        if isinstance(const, types.CodeType) and const.co_name in files else const
+        if isinstance(const, types.CodeType) and const.co_name in files
+        else _retarget(const, files, prefix)
+        if isinstance(const, types.CodeType) and const.co_name == f"{prefix}module" else const
         for const in code.co_consts
     )
     return code.replace(co_consts=consts)

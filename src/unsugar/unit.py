@@ -32,6 +32,8 @@ class Unit:
     builtins: set[str] = field(default_factory=set)
     constants: dict[object, Constant] = field(default_factory=dict)
     future_annotations: bool = False
+    #: the module body runs as a def over the module's namespace (rule ``module``)
+    module_def: bool = False
 
     @classmethod
     def for_tree(cls, tree: ast.AST, keep: Iterable[str] = (), prefix: str | None = None) -> Unit:

@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import ast
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared, mangle
+from unsugar.namespaces import ClassNamespace, bind_defs_late
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
 
@@ -47,52 +48,11 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 @dataclass
-class Namespace:
-    """The names of one rewritten class body, kept in the namespace ``param``."""
-
-    param: str
-    free: set[str]
-    readers: dict[str, str] = field(default_factory=dict)  # free name -> its reader def
-    writers: dict[str, str] = field(default_factory=dict)  # nonlocal name -> its writer def
-
-    def holds(self, name: str, cx: Lowerer) -> bool:
-        """Whether a store to ``name`` is the body's own (a generated name is a local)."""
-        return not name.startswith(cx.unit.names.prefix)
-
-    def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
-        name = cx.mangle(node.id)
-        if name.startswith(cx.unit.names.prefix):
-            return node
-        if name in cx.scope.globals:
-            return b.call(cx.rt("namespace_global"), cx.string(name))
-        if name in self.free or name in cx.scope.nonlocals:
-            reader = self.readers.get(name)
-            if reader is None:
-                reader = self.readers[name] = cx.temp("free")
-            return b.call(cx.rt("namespace_free"), b.load(self.param), cx.string(name), b.load(reader))
-        return b.call(cx.rt("namespace_load"), b.load(self.param), cx.string(name))
-
-    def store(self, name: str, value: ast.expr, cx: Lowerer) -> ast.stmt:
-        if name in cx.scope.nonlocals:
-            writer = self.writers.get(name)
-            if writer is None:
-                writer = self.writers[name] = cx.temp("set")
-            return b.expr(b.call(b.load(writer), value))
-        return b.expr(b.call(cx.rt("namespace_store"), b.load(self.param), cx.string(name), value))
-
-    def delete(self, name: str, cx: Lowerer) -> ast.stmt:
-        return b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param), cx.string(name)))
-
-    def setup_annotations(self, cx: Lowerer) -> ast.stmt:
-        return b.expr(b.call(cx.rt("namespace_setup_annotations"), b.load(self.param)))
-
-
-@dataclass
 class ClassBody:
     """Carried by the body def the class rule makes; lowers it in the class's scope."""
 
     node: ast.ClassDef
-    namespace: Namespace
+    namespace: ClassNamespace
     head: list[ast.stmt]  # __module__, __qualname__, ...: before the prologue
     tail: list[ast.stmt]  # core: after the body
 
@@ -146,7 +106,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     """The decorators are evaluated first, then the bases and keywords (the
     body def is made before them, which nothing can observe); the name is
     bound once the decorators have run."""
-    namespace = Namespace(cx.temp("ns"), getattr(node, FREE_MARK, set()))
+    namespace = ClassNamespace(cx.temp("ns"), getattr(node, FREE_MARK, set()))
     ns = b.load(namespace.param)
     first_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
     head = [
@@ -154,7 +114,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         b.assign("__qualname__", ast.Constant(cx.qualname(node.name))),
         b.expr(b.call(cx.rt("class_first_line"), ns, b.int_(first_line))),
     ]
-    body = _methods_bound_late(list(node.body), cx)
+    body = bind_defs_late(list(node.body), cx)
     if docstring_of(body) is not None and not cx.keeps("docstring"):
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
@@ -177,30 +137,6 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     for decorator in reversed(node.decorator_list):
         value = b.call(decorator, value)
     return [fn, b.assign(node.name, value)]
-
-
-def _methods_bound_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
-    """Each undecorated ``def f`` of the class body (in its blocks too) becomes
-    ``def _us_f_1`` then ``f = _us_f_1``: the function is finished (defaults,
-    docstring, ...) before the namespace sees it, as in CPython. (A decorated
-    def is made under a temporary by the decorator rule.)"""
-    out: list[ast.stmt] = []
-    for stmt in stmts:
-        if isinstance(stmt, _FUNCTIONS) and not stmt.decorator_list:
-            shown = stmt.name
-            stmt.name = cx.temp(shown.lstrip("_") or "f")
-            stmt.shown_name = shown
-            out += [stmt, b.copy_location(b.assign(shown, b.load(stmt.name)), stmt)]
-            continue
-        if not isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
-            for name in ("body", "orelse", "finalbody"):
-                value = getattr(stmt, name, None)
-                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                    setattr(stmt, name, _methods_bound_late(value, cx))
-            for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
-                part.body = _methods_bound_late(part.body, cx)
-        out.append(stmt)
-    return out
 
 
 # ------------------------------------------------------------------ analysis

@@ -93,11 +93,9 @@ def lower_del_name(node: ast.Delete, cx: Lowerer) -> list[ast.stmt]:
     """
     name = cx.mangle(node.targets[0].id)
     scope = cx.scope
-    if scope.kind == "module":
-        return [b.expr(b.call(cx.rt("namespace_delete"), cx.string(name)))]
-    if name in scope.globals:
+    if name in scope.globals and scope.kind != "module":
         return [b.expr(b.call(cx.rt("global_delete"), cx.string(name)))]
-    if scope.kind == "class" and name not in scope.nonlocals:
+    if scope.kind != "function" and name not in scope.nonlocals:
         if scope.namespace is not None:
             return [scope.namespace.delete(name, cx)]
         return [b.expr(b.call(cx.rt("namespace_delete"), cx.string(name)))]

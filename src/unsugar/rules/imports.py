@@ -110,4 +110,7 @@ def lower_import_star(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
             "import * only allowed at module level", ("<unknown>", node.lineno, node.col_offset + 1, None)
         )
     module = _import_name(node.module or "", _fromlist(["*"], cx), node.level, cx)
+    namespace = cx.scope.namespace
+    if namespace is not None:
+        return [b.expr(b.call(cx.rt("import_star_in"), b.load(namespace.param), module))]
     return [b.expr(b.call(cx.rt("import_star"), module))]

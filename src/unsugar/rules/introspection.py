@@ -1,4 +1,4 @@
-"""What a function sees of its own variables: ``locals()`` and ``vars()``."""
+"""What code sees of its own variables: ``locals()``, ``vars()``, ``dir()``, ``exec``, ``eval``."""
 
 from __future__ import annotations
 
@@ -9,26 +9,34 @@ from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 
 
-def _reads_locals(node: ast.Call) -> bool:
-    return isinstance(node.func, ast.Name) and node.func.id in ("locals", "vars") \
-        and not node.args and not node.keywords
+#: The builtins that read the namespace of the code that calls them.
+NAMESPACE_READERS = frozenset({"locals", "vars", "dir", "exec", "eval"})
+
+
+def _reads_namespace(node: ast.Call) -> bool:
+    return isinstance(node.func, ast.Name) and node.func.id in NAMESPACE_READERS
 
 
 @expr_rule(
     ast.Call,
     id="locals",
-    summary="locals() (and vars()) in a function leave out the compiler's temporaries and "
-    "the variables del has unbound",
+    summary="locals() and vars() in a function leave out the compiler's temporaries and the "
+    "variables del has unbound; in a module or class body, locals(), vars(), dir(), exec() and "
+    "eval() read its namespace",
     before="def f(x):\n    del x\n    return locals()",
     after="def f(x):\n    x = _us_unbind_local(x, _us_s_x)\n    _us_t_1 = locals\n"
     "    return _us_visible_locals(_us_t_1(), _us_t_1, _us_s__us_)",
     reference="executionmodel.html#naming-and-binding",
-    applies=_reads_locals,
+    applies=_reads_namespace,
 )
 def lower_locals(node: ast.Call, cx: Lowerer) -> ast.expr:
-    """Only in a function (a module's or a class's ``locals()`` is its
-    namespace), and only when the name is the builtin's at run time."""
-    if cx.scope.kind != "function":
+    """Only when the name is the builtin's at run time: the helpers check."""
+    namespace = cx.scope.namespace
+    if namespace is not None:
+        return b.call_with(cx.rt("namespace_call"), [b.load(namespace.param), node.func, *node.args],
+                           node.keywords)
+    if cx.scope.kind != "function" or node.func.id not in ("locals", "vars") \
+            or node.args or node.keywords:
         return node
     function = cx.spill(node.func)
     return b.call(cx.rt("visible_locals"), b.call(function), function,

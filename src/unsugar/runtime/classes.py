@@ -12,6 +12,9 @@ classes_is_subtype = type.__subclasscheck__
 classes_missing = object()
 classes_builtin_locals = locals
 classes_builtin_vars = vars
+classes_builtin_dir = dir
+classes_builtin_exec = exec
+classes_builtin_eval = eval
 
 
 def namespace_lookup(namespace, name):
@@ -46,6 +49,47 @@ def namespace_reader(namespace, builtin):
     namespace_locals.__name__ = builtin.__name__
     namespace_locals.__qualname__ = builtin.__qualname__
     return namespace_locals
+
+
+def namespace_call(namespace, function, *args, **kwargs):
+    """``function(*args, **kwargs)`` in a module or class body, where the builtins
+    that read the caller's namespace must read ``namespace``: ``locals()``,
+    ``vars()`` and ``dir()`` without an argument, ``exec`` and ``eval``
+    without mappings (the caller's globals, and ``namespace`` as locals)."""
+    if function is classes_builtin_locals or function is classes_builtin_vars:
+        if not args and not kwargs:
+            return namespace
+    elif function is classes_builtin_dir:
+        if not args and not kwargs:
+            return sorted(mapping_keys(namespace))  # noqa: F821  (runtime/imports.py)
+    elif function is classes_builtin_exec or function is classes_builtin_eval:
+        count = len(args)
+        if count and count <= 3:
+            given = [*args, None, None]
+            scope, local = given[1], given[2]
+            rest = dict(kwargs)
+            if "globals" in rest and count < 2:
+                scope = rest.pop("globals")
+            if "locals" in rest and count < 3:
+                local = rest.pop("locals")
+            if scope is None:
+                scope = frame_of_caller(1).f_globals  # noqa: F821  (runtime/names.py)
+                if local is None:
+                    local = namespace
+                return function(given[0], scope, local, **rest)
+    return function(*args, **kwargs)
+
+
+def namespace_setter(namespace):
+    """``STORE_NAME`` for a module run as a def over ``namespace``: its
+    ``__setitem__``, bound once."""
+    if type(namespace) is dict:
+        return namespace.__setitem__
+
+    def store(name, value):
+        namespace_store(namespace, name, value)
+
+    return store
 
 
 def namespace_global(name):

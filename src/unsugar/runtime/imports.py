@@ -94,7 +94,11 @@ def module_initializing(module):
 def import_star(module):
     """``from module import *``: the names of ``__all__``, else the public names of
     ``__dict__``, bound in the namespace of the calling module."""
-    namespace = frame_of_caller(1).f_locals  # noqa: F821  (runtime/names.py)
+    import_star_in(frame_of_caller(1).f_locals, module)  # noqa: F821  (runtime/names.py)
+
+
+def import_star_in(namespace, module):
+    """``import_star`` in a module run as a def over ``namespace``."""
     names = getattr(module, "__all__", imports_missing)
     public_only = names is imports_missing
     if public_only:

@@ -1,0 +1,190 @@
+"""Scopes whose names live in a mapping: a module body and a class body.
+
+Both become a core ``def`` that receives the mapping (the module's dict, the
+namespace ``__prepare__`` returned) and reads and writes the user's names
+through it, as ``LOAD_NAME``, ``STORE_NAME`` and ``DELETE_NAME`` do. So the
+def's own locals are only the compiler's: helpers, constants, temporaries,
+flags. A ``def`` of the user's is made under a temporary and then stored
+(``bind_defs_late``), so that it is finished before the mapping sees it.
+
+What differs per kind:
+
+* a module reads a name as a plain name: the def binds no user name, so the
+  compiler makes it ``LOAD_GLOBAL`` (the module's dict, then the builtins,
+  then CPython's own ``NameError``), and stores through ``<prefix>store``,
+  the ``__setitem__`` of the mapping bound once;
+* a class body reads through ``namespace_load`` (the mapping, then the
+  globals and builtins), and the names of enclosing functions through reader
+  defs made where the class is (``LOAD_CLASSDEREF``).
+"""
+
+from __future__ import annotations
+
+import ast
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from unsugar import builder as b
+
+if TYPE_CHECKING:
+    from unsugar.lowering import Lowerer
+    from unsugar.unit import Unit
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass
+class Namespace(ABC):
+    """The user's names of one scope, kept in the mapping ``param``."""
+
+    param: str
+
+    def holds(self, name: str, cx: Lowerer) -> bool:
+        """Whether a store to ``name`` is the user's (a generated name is a local)."""
+        return not name.startswith(cx.unit.names.prefix)
+
+    @abstractmethod
+    def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
+        """A read of the user's name ``node``."""
+
+    @abstractmethod
+    def store(self, name: str, value: ast.expr, cx: Lowerer) -> ast.stmt:
+        """``name = value``."""
+
+    def delete(self, name: str, cx: Lowerer) -> ast.stmt:
+        return b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param), cx.string(name)))
+
+    def setup_annotations(self, cx: Lowerer) -> ast.stmt:
+        return b.expr(b.call(cx.rt("namespace_setup_annotations"), b.load(self.param)))
+
+
+@dataclass
+class ModuleNamespace(Namespace):
+    """The module's dict (or the mapping ``exec`` was given as its locals)."""
+
+    setter: str = ""
+
+    def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
+        return node
+
+    def store(self, name: str, value: ast.expr, cx: Lowerer) -> ast.stmt:
+        return b.expr(b.call(b.load(self.setter), cx.string(name), value))
+
+    def prologue(self, cx: Lowerer) -> list[ast.stmt]:
+        """What the module def runs before the user's code: it takes its own
+        name out of the namespace and binds the store of that namespace::
+
+            _us_namespace_remove(_us_namespace, _us_s__us_module)
+            _us_store = _us_namespace_setter(_us_namespace)
+        """
+        return [
+            b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param),
+                          cx.string(cx.fixed("module")))),
+            b.assign(self.setter, b.call(cx.rt("namespace_setter"), b.load(self.param))),
+        ]
+
+
+@dataclass
+class ClassNamespace(Namespace):
+    """A class body's namespace; ``free`` are the names it reads from enclosing functions."""
+
+    free: set[str] = field(default_factory=set)
+    readers: dict[str, str] = field(default_factory=dict)  # free name -> its reader def
+    writers: dict[str, str] = field(default_factory=dict)  # nonlocal name -> its writer def
+
+    def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
+        name = cx.mangle(node.id)
+        if name.startswith(cx.unit.names.prefix):
+            return node
+        if name in cx.scope.globals:
+            return b.call(cx.rt("namespace_global"), cx.string(name))
+        if name in self.free or name in cx.scope.nonlocals:
+            reader = self.readers.get(name)
+            if reader is None:
+                reader = self.readers[name] = cx.temp("free")
+            return b.call(cx.rt("namespace_free"), b.load(self.param), cx.string(name), b.load(reader))
+        return b.call(cx.rt("namespace_load"), b.load(self.param), cx.string(name))
+
+    def store(self, name: str, value: ast.expr, cx: Lowerer) -> ast.stmt:
+        if name in cx.scope.nonlocals:
+            writer = self.writers.get(name)
+            if writer is None:
+                writer = self.writers[name] = cx.temp("set")
+            return b.expr(b.call(b.load(writer), value))
+        return b.expr(b.call(cx.rt("namespace_store"), b.load(self.param), cx.string(name), value))
+
+
+def bind_defs_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
+    """Each undecorated ``def f`` of a namespace scope (in its blocks too)
+    becomes ``def _us_f_1`` then ``f = _us_f_1``: the function is finished
+    (defaults, docstring, ...) before the namespace sees it, as in CPython,
+    and the def binds no user name. (A decorated def is made under a
+    temporary by the decorator rule.)"""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, _FUNCTIONS) and not stmt.decorator_list:
+            shown = stmt.name
+            stmt.name = cx.temp(shown.lstrip("_") or "f")
+            stmt.shown_name = shown
+            out += [stmt, b.copy_location(b.assign(shown, b.load(stmt.name)), stmt)]
+            continue
+        if not isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
+            for name in ("body", "orelse", "finalbody"):
+                value = getattr(stmt, name, None)
+                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                    setattr(stmt, name, bind_defs_late(value, cx))
+            for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+                part.body = bind_defs_late(part.body, cx)
+        out.append(stmt)
+    return out
+
+
+def _word(name: str) -> ast.expr:
+    """The string ``name`` from builtins alone: ``next(iter(dict(name=0)))``."""
+    return b.call("next", b.call("iter", b.call("dict", **{name: b.int_(0)})))
+
+
+def _module_code_name() -> ast.expr:
+    """``compile('', '', 'exec').co_name``: ``<module>``."""
+    code = b.call("compile", b.call("str"), b.call("str"), _word("exec"))
+    return b.call("getattr", code, _word("co_name"))
+
+
+def module_def(unit: Unit, body: list[ast.stmt]) -> list[ast.stmt]:
+    """The whole output: the module body (helpers first) as a def over the
+    namespace, named as the module's code is, and called with it; an error
+    leaves without the entry of the call, so that tracebacks show the
+    module's code once, as CPython's do::
+
+        def _us_module(_us_namespace):
+            ...
+        setattr(_us_module, '__code__', getattr(_us_module, '__code__').replace(
+            co_name=<compile('', '', 'exec').co_name>, co_qualname=<the same>))
+        try:
+            _us_module(locals())
+        except:
+            setattr(sys.exception(), '__traceback__', sys.exception().__traceback__.tb_next)
+            raise
+
+    (the strings spelled with builtins alone, as nothing else exists yet).
+    """
+    name = unit.names.fixed("module")
+    code = b.call("getattr", b.load(name), _word("__code__"))
+    renamed = b.call(b.call("getattr", code, _word("replace")),
+                     co_name=_module_code_name(), co_qualname=_module_code_name())
+    return [
+        b.function(name, [unit.names.fixed("namespace")], body),
+        b.expr(b.call("setattr", b.load(name), _word("__code__"), renamed)),
+        b.try_except([b.expr(b.call(name, b.call("locals")))], [
+            b.expr(b.call("setattr", _current_exception(), _word("__traceback__"), b.call(
+                "getattr", b.call("getattr", _current_exception(), _word("__traceback__")),
+                _word("tb_next")))),
+            b.raise_(),
+        ]),
+    ]
+
+
+def _current_exception() -> ast.expr:
+    """``sys.exception()``."""
+    return b.call(b.call("getattr", b.call("__import__", _word("sys")), _word("exception")))
