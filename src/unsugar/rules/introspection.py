@@ -8,7 +8,6 @@ from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 
-
 #: The builtins that read the namespace of the code that calls them.
 NAMESPACE_READERS = frozenset({"locals", "vars", "dir", "exec", "eval"})
 
