@@ -132,6 +132,16 @@ def nothing() -> ast.Expr:
     return ast.Expr(value=ast.Constant(value=0))
 
 
+def unlined(stmt: ast.stmt) -> ast.stmt:
+    """``stmt`` at line -1: no line of the source, so a tracer sees no line event
+    for it (for statements that only release values)."""
+    for node in ast.walk(stmt):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = -1
+            node.col_offset = node.end_col_offset = 0
+    return stmt
+
+
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     """Give ``new`` (and its descendants without one) the position of ``old``."""
     if not hasattr(old, "lineno"):

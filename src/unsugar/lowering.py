@@ -117,6 +117,7 @@ class Lowerer:
         self.unit = unit
         self.pre: list[ast.stmt] = []
         self.scopes: list[Scope] = []
+        self.expression_depth = 0  # expressions being lowered around the current one
         self._expr_rules: dict[type[ast.AST], list[Rule]] = {}
         self._stmt_rules: dict[type[ast.AST], list[Rule]] = {}
         for rule in load_all().values():
@@ -158,6 +159,15 @@ class Lowerer:
 
     def none(self) -> ast.Name:
         return self.rt("none")
+
+    def method(self, type_name: str, method: str) -> ast.Name:
+        """The method ``method`` of builtin type ``type_name`` (``list.append``),
+        looked up once at the top of the module."""
+        return self.unit.intern(
+            ("method", type_name, method),
+            lambda: self.unit.names.temp(f"{type_name}_{method.strip('_')}"),
+            lambda: b.call(self.builtin("getattr"), self.builtin(type_name), self.string(method)),
+        )
 
     def mangle(self, name: str) -> str:
         return mangle(name, self.scope.class_name)
@@ -251,19 +261,97 @@ class Lowerer:
         return out
 
     def stmt(self, node: ast.stmt) -> list[ast.stmt]:
-        for rule in self._stmt_rules.get(type(node), ()):
-            if rule.applies(node):
-                produced = b.located(rule.lower(node, self), node)
-                return self.block(produced)
-        method = getattr(self, "_stmt_" + type(node).__name__, None)
-        if method is not None:
-            return method(node)
-        return self._kept_stmt(node)
+        """Lower one statement; the temporaries a rule's expansion binds are
+        released after it."""
+        depth, self.expression_depth = self.expression_depth, 0
+        try:
+            for rule in self._stmt_rules.get(type(node), ()):
+                if rule.applies(node):
+                    binds = _binds(node)  # (a def made under a temporary binds it)
+                    produced = self.block(b.located(rule.lower(node, self), node))
+                    return produced + [release for release in self.release(produced)
+                                       if release.targets[0].id not in binds]
+            method = getattr(self, "_stmt_" + type(node).__name__, None)
+            if method is not None:
+                return method(node)
+            return self._kept_stmt(node)
+        finally:
+            self.expression_depth = depth
 
     def with_prelude(self, node: ast.stmt, lower: Callable[[], object]) -> list[ast.stmt]:
-        """Lower the expressions of ``node`` (via ``lower``) and put their prelude first."""
+        """Lower the expressions of ``node`` (via ``lower``) and put their prelude
+        first; the temporaries of the prelude are released after ``node``."""
         stmts, _ = self.capture(lower)
-        return [*stmts, node]
+        if isinstance(node, ast.Return | ast.Raise):  # the frame, or its handler, goes on
+            return [*stmts, node]
+        return [*stmts, node, *self.release(stmts)]
+
+    def release(self, prelude: list[ast.stmt]) -> list[ast.stmt]:
+        """``t = None`` for each temporary of ``prelude`` still holding a value:
+        CPython drops a value its stack held at the end of the expression."""
+        return self.released(self.held_temporaries(prelude))
+
+    def released(self, names: list[str]) -> list[ast.stmt]:
+        """``name = None`` for each of ``names``, on no line of the source."""
+        return [b.unlined(b.assign(name, self.none())) for name in names]
+
+    def held_temporaries(self, stmts: list[ast.stmt], ever: bool = False) -> list[str]:
+        """The temporaries ``stmts`` bind (not in nested scopes) that may still
+        hold an object after them, in order: a value other than an int, a
+        ``bool`` flag or None was stored, and (unless ``ever``) not released
+        since by a store that always runs."""
+        held: dict[str, bool] = {}
+
+        def walk(block: list[ast.stmt], always: bool) -> None:
+            for stmt in block:
+                if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                    name = stmt.targets[0].id
+                    if self.unit.names.is_temporary(name):
+                        if not self._holds_nothing(stmt.value):
+                            held[name] = True
+                        elif always and not ever and name in held:
+                            held[name] = False
+                elif isinstance(stmt, ast.FunctionDef):
+                    if self.unit.names.is_temporary(stmt.name):
+                        held[stmt.name] = True
+                elif isinstance(stmt, ForLoop):  # the loop releases its iterator
+                    walk(stmt.body, False)
+                    held[stmt.iterator] = False
+                else:
+                    for part in ("body", "orelse", "finalbody"):
+                        walk(getattr(stmt, part, None) or [], False)
+                    for handler in getattr(stmt, "handlers", ()):
+                        walk(handler.body, False)
+
+        walk(stmts, True)
+        return [name for name, holds in held.items() if holds]
+
+    def release_consumed(self, value: ast.expr, mark: int) -> ast.expr:
+        """``value`` was computed from the prelude after ``mark``: the
+        temporaries there are released once it is, as CPython drops what an
+        instruction consumed. ``value`` is saved to a temporary first unless it
+        is a name or a constant (a starred item, a slice or an f-string part
+        stays, and what it consumed is released with the statement)."""
+        held = [name for name in self.held_temporaries(self.pre[mark:])
+                if not (isinstance(value, ast.Name) and value.id == name)]
+        if not held:
+            return value
+        if not isinstance(value, ast.Name | ast.Constant):
+            if isinstance(value, ast.Starred | ast.Slice | ast.FormattedValue) \
+                    or not isinstance(getattr(value, "ctx", ast.Load()), ast.Load):
+                return value
+            value = self.spill(value)
+        self.emit(*self.released(held))
+        return value
+
+    def _holds_nothing(self, value: ast.expr) -> bool:
+        """Whether ``value`` is an int, a truth flag or None: nothing to release."""
+        if isinstance(value, ast.Constant):
+            return True
+        if isinstance(value, ast.Name):
+            return value.id == self.none().id
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+            and value.func.id == self.builtin("bool").id
 
     def _stmt_Expr(self, node: ast.Expr) -> list[ast.stmt]:
         def lower() -> None:
@@ -275,21 +363,21 @@ class Lowerer:
         def lower() -> None:
             node.value = self.expr(node.value)
 
-        out = self.with_prelude(node, lower)
+        prelude, _ = self.capture(lower)
+        stored: ast.stmt = node
         target = node.targets[0]
-        if len(node.targets) > 1 or not isinstance(target, ast.Name):
-            return out  # kept sugar: the assignment rules are switched off
-        name = self.mangle(target.id)
-        namespace = self.scope.namespace
-        if name in self.scope.globals and self.scope.kind != "module" and not self.keeps("global"):
-            out[-1] = b.copy_location(
-                b.expr(b.call(self.rt("global_set"), self.string(name), node.value)), node
-            )
-        elif namespace is not None and namespace.holds(name, self):
-            out[-1] = b.copy_location(namespace.store(name, node.value, self), node)
-        else:
-            target.id = name
-        return out
+        if len(node.targets) == 1 and isinstance(target, ast.Name):  # else kept sugar
+            name = self.mangle(target.id)
+            namespace = self.scope.namespace
+            if name in self.scope.globals and self.scope.kind != "module" \
+                    and not self.keeps("global"):
+                store = b.call(self.rt("global_set"), self.string(name), node.value)
+                stored = b.copy_location(b.expr(store), node)
+            elif namespace is not None and namespace.holds(name, self):
+                stored = b.copy_location(namespace.store(name, node.value, self), node)
+            else:
+                target.id = name
+        return [*prelude, stored, *self.release(prelude)]
 
     def _stmt_Return(self, node: ast.Return) -> list[ast.stmt]:
         def lower() -> None:
@@ -311,18 +399,20 @@ class Lowerer:
         def lower() -> None:
             node.test = self.condition(node.test)
 
-        out = self.with_prelude(node, lower)
-        node.body = self.block(node.body)
-        node.orelse = self.block(node.orelse)
-        return out
+        prelude, _ = self.capture(lower)
+        released = self.release(prelude)
+        node.body = released + self.block(node.body)
+        node.orelse = self.release(prelude) + self.block(node.orelse) if released \
+            else self.block(node.orelse)
+        return [*prelude, node]
 
     def _stmt_While(self, node: ast.While) -> list[ast.stmt]:
         """A test that needs statements keeps them in ``node.prelude``: the
         control-flow phase runs them before each test."""
         node.prelude, node.test = self.capture(lambda: self.condition(node.test))
-        node.body = self.block(node.body)
-        node.orelse = self.block(node.orelse)
-        return [node]
+        node.body = self.release(node.prelude) + self.block(node.body)
+        node.orelse = self.release(node.prelude) + self.block(node.orelse)
+        return [node, *self.release(node.prelude)]
 
     def _stmt_Try(self, node: ast.Try) -> list[ast.stmt]:
         if node.finalbody and (node.handlers or node.orelse):
@@ -330,12 +420,17 @@ class Lowerer:
             b.copy_location(inner, node)
             node.body, node.handlers, node.orelse = [inner], [], []
         node.body = self.block(node.body)
+        # an exception leaving the body drops what the body's expressions held,
+        # the last pushed first
+        unwound = self.released(self.held_temporaries(node.body, ever=True)[::-1])
         for handler in node.handlers:
-            handler.body = self.block(handler.body)
+            handler.body = unwound + self.block(handler.body)
         node.orelse = self.block(node.orelse)
         node.finalbody = self.block(node.finalbody)
         if not node.handlers and not node.finalbody:  # ``finally: pass`` lowers to nothing
             return node.body
+        if node.finalbody:
+            node.finalbody = [*unwound, *node.finalbody]
         return [node]
 
     def _stmt_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
@@ -423,7 +518,21 @@ class Lowerer:
 
     # ---------------------------------------------------------- expressions
     def expr(self, node: ast.expr) -> ast.expr:
-        """Lower an expression; statements it needs go to the prelude."""
+        """Lower an expression; statements it needs go to the prelude. The
+        temporaries a part of the expression consumed are released when that
+        part is computed; those of the whole expression, with its statement."""
+        root = self.expression_depth == 0
+        mark = len(self.pre)
+        self.expression_depth += 1
+        try:
+            value = self._expr(node)
+        finally:
+            self.expression_depth -= 1
+        if root or len(self.pre) == mark:
+            return value
+        return self.release_consumed(value, mark)
+
+    def _expr(self, node: ast.expr) -> ast.expr:
         rule = None
         for candidate in self._expr_rules.get(type(node), ()):
             if candidate.applies(node):
@@ -433,6 +542,8 @@ class Lowerer:
             return b.copy_location(self.scope.namespace.load(node, self), node)
         if rule is not None and rule.custom_order:
             return b.copy_location(rule.lower(node, self), node)
+        if isinstance(node, ast.Yield) and node.value is not None:
+            return self._yield(node)
         if isinstance(node, OPAQUE_EXPRESSIONS):
             if self.scope.namespace is not None and not isinstance(node, ast.Lambda):
                 # the first iterable is evaluated in the class body
@@ -444,6 +555,32 @@ class Lowerer:
                 node.id = self.mangle(node.id)
             return node
         return b.copy_location(rule.lower(node, self), node)
+
+    def _yield(self, node: ast.Yield) -> ast.expr:
+        """``yield value``: while the generator is suspended, nothing of the
+        expression holds the value, as on CPython's stack. When temporaries
+        computed it, it waits in a box they cannot see, and they are released::
+
+            _us_t_1 = g()                     _us_box_1 = list()
+            yield f(_us_t_1, ...)      ->     list.append(_us_box_1, f(_us_t_1, ...))
+                                              _us_t_1 = None
+                                              yield list.pop(_us_box_1)
+        """
+        mark = len(self.pre)
+        node.value = self.expr(node.value)
+        held = self.held_temporaries(self.pre[mark:])
+        if held or isinstance(node.value, ast.Name) and self.unit.names.is_temporary(node.value.id):
+            node.value = self.hand_over(node.value, held)
+        return node
+
+    def hand_over(self, value: ast.expr, release: list[str]) -> ast.expr:
+        """``value`` put in a box, ``release`` set to None, and the expression
+        that takes ``value`` out of the box."""
+        box = self.temp("box")
+        self.emit(b.assign(box, b.call(self.builtin("list"))),
+                  b.expr(b.call(self.method("list", "append"), b.load(box), value)),
+                  *self.released(release))
+        return b.call(self.method("list", "pop"), b.load(box))
 
     def condition(self, node: ast.expr) -> ast.expr:
         """Lower ``node`` for its truth alone, as CPython compiles a test into jumps.
@@ -481,6 +618,15 @@ class Lowerer:
                 saves.append(b.copy_location(b.assign(name, value), value))
                 _set(slot, b.load(name))
         self.pre[at:at] = saves
+
+
+def _binds(node: ast.stmt) -> set[str]:
+    """The names a statement binds by itself: a def's or class's, a plain assignment's."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {node.name}
+    if isinstance(node, ast.Assign):
+        return {target.id for target in node.targets if isinstance(target, ast.Name)}
+    return set()
 
 
 def _child_slots(node: ast.AST) -> list[tuple[ast.AST, str, int | None]]:

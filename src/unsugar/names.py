@@ -72,6 +72,11 @@ class NameAllocator:
         self._counters[hint] += 1
         return f"{self.prefix}{hint}_{self._counters[hint]}"
 
+    def is_temporary(self, name: str) -> bool:
+        """Whether ``name`` has the shape of a temporary, ``<prefix><hint>_<n>``."""
+        head, _, number = name.rpartition("_")
+        return name.startswith(self.prefix) and number.isdigit() and len(head) > len(self.prefix)
+
     def fixed(self, name: str) -> str:
         """The module-wide name of a helper or constant called ``name``."""
         return f"{self.prefix}{name}"

@@ -117,9 +117,9 @@ class ClassNamespace(Namespace):
 
 def bind_defs_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     """Each undecorated ``def f`` of a namespace scope (in its blocks too)
-    becomes ``def _us_f_1`` then ``f = _us_f_1``: the function is finished
-    (defaults, docstring, ...) before the namespace sees it, as in CPython,
-    and the def binds no user name. (A decorated def is made under a
+    becomes ``def _us_f_1``, ``f = _us_f_1``, ``_us_f_1 = None``: the function
+    is finished (defaults, docstring, ...) before the namespace sees it, as in
+    CPython, and the def binds no user name. (A decorated def is made under a
     temporary by the decorator rule.)"""
     out: list[ast.stmt] = []
     for stmt in stmts:
@@ -127,7 +127,8 @@ def bind_defs_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
             shown = stmt.name
             stmt.name = cx.temp(shown.lstrip("_") or "f")
             stmt.shown_name = shown
-            out += [stmt, b.copy_location(b.assign(shown, b.load(stmt.name)), stmt)]
+            out += [stmt, b.copy_location(b.assign(shown, b.load(stmt.name)), stmt),
+                    *cx.released([stmt.name])]
             continue
         if not isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
             for name in ("body", "orelse", "finalbody"):

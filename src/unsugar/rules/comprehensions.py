@@ -185,11 +185,7 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
     else:
         make, method = _BUILDERS[type(node)]
         result = cx.temp("result")
-        add = cx.unit.intern(
-            ("comprehension", make, method),
-            lambda: cx.unit.names.temp(f"{make}_{method.strip('_')}"),
-            lambda: b.call(cx.builtin("getattr"), cx.builtin(make), cx.string(method)),
-        )
+        add = cx.method(make, method)
         items = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         body = [
             b.assign(result, b.call(cx.builtin(make))),

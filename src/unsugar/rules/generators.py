@@ -78,12 +78,18 @@ def lower_yield_from(node: ast.YieldFrom, cx: Lowerer) -> ast.expr:
             ),
         ]
 
+    cx.emit(b.copy_location(b.assign(iterator, b.call(cx.rt("yield_from_iter"), cx.expr(node.value))),
+                            node))
+    mark = len(cx.pre)
+    yielded = cx.hand_over(b.load(step), [step])
+    hand_over = cx.pre[mark:]
+    del cx.pre[mark:]
     cx.emit(*b.located([
-        b.assign(iterator, b.call(cx.rt("yield_from_iter"), cx.expr(node.value))),
         *resume(none(), none()),
         b.while_(b.call(cx.rt("yield_from_pending"), b.load(step)), [
+            *hand_over,
             b.try_except(
-                [b.assign(sent, ast.Yield(value=b.load(step)))],
+                [b.assign(sent, ast.Yield(value=yielded))],
                 [b.assign(thrown, b.call(cx.rt("handled_exception")))],
             ),
             *resume(b.load(sent), b.load(thrown)),

@@ -1,0 +1,190 @@
+"""Values die when CPython drops them.
+
+Each snippet prints from ``__del__`` (and from ``weakref`` callbacks), so the
+moment a value dies is part of the output both programs must print: a
+temporary of the output that still refers to a value shows as a ``del``
+printed too late.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.difftest import assert_same
+
+TRACKED = """
+import weakref
+class R:
+    def __init__(self, n):
+        self.n = n
+    def __del__(self):
+        print("del", self.n)
+    def __repr__(self):
+        return f"R({self.n})"
+def f(a=None, b=None, c=None):  # (a callee's *args tuple drops its items last first)
+    return (a is not None) + (b is not None) + (c is not None)
+def watch(value):
+    weakref.finalize(value, print, "finalized", value.n)
+    return value
+"""
+
+SNIPPETS = {
+    "statement": """
+        x = f(R(1), R(2) and 5)
+        print("after")
+        print(f(R(3), (R(4), 1)[1] or 2), "printed")
+        print("next")
+    """,
+    "statement_in_function": """
+        def g():
+            f(watch(R(1)), watch(R(2)) or 0)
+            print("after")
+            return 0
+        g()
+    """,
+    "conditional_expression": """
+        flag = True
+        print(R(1) if flag else R(2))
+        print("after")
+        x = [R(3) if not flag else R(4)]
+        print("kept", x)
+        x = None
+        print("end")
+    """,
+    "if_test": """
+        if f(R(1), R(2) or 0) == 2:
+            print("in if")
+        else:
+            print("in else")
+        while f(R(3)) == 0 or R(4) is None:
+            pass
+        print("after")
+    """,
+    "chained_comparison": """
+        def middle():
+            return watch(R(1)).n
+        if 0 < middle() < 2:
+            print("in")
+        print("after")
+    """,
+    "loop_iteration": """
+        def items():
+            for n in range(3):
+                yield R(n)
+        for item in items():
+            print("got", item, f(R(10 + item.n) if item.n else None))
+        print("loop done")
+        for n in range(2):
+            f(R(20 + n), n and R(30 + n))
+            print("iteration", n)
+    """,
+    "generator_before_next_yield": """
+        from collections import deque
+        def pop_each(cache):
+            while cache:
+                yield cache.popleft()
+        def chosen(flag):
+            yield R(1) if flag else R(2)
+            print("resumed")
+            yield f(R(3), R(4) and 1)
+            print("resumed again")
+        def delegating(it):
+            yield from it
+        for source in (pop_each(deque([R(5), R(6)])), chosen(True),
+                       delegating(iter([R(7), R(8)]))):
+            for value in source:
+                print("got", value)
+                value = None
+                print("dropped")
+    """,
+    "comprehensions": """
+        print([x.n for x in (R(i) for i in range(3))])
+        print("after list")
+        print(sum(1 for _ in (R(i) for i in range(10, 12))))
+        print({R(20).n: f(R(21)) for _ in range(1)})
+        print("end")
+    """,
+    "with_every_way_out": """
+        class CM:
+            def __init__(self, n):
+                self.n = n
+            def __enter__(self):
+                return R(self.n)
+            def __exit__(self, *exc):
+                print("exit", self.n)
+                return self.n == 2
+            def __del__(self):
+                print("del cm", self.n)
+        with CM(1):
+            print("body")
+        print("after 1")
+        with CM(2) as value:
+            raise ValueError(value)
+        print("after 2")
+        for n in (3, 4):
+            with CM(n):
+                if n == 3:
+                    continue
+                break
+        print("after loop")
+        def g():
+            with CM(5) as value:
+                return value.n
+        print(g())
+        print("end")
+    """,
+    "try_every_way_out": """
+        def g(n):
+            try:
+                if n == 0:
+                    raise ValueError(R(1))
+                return R(2)
+            except ValueError as error:
+                print("caught", error)
+            finally:
+                print("finally", n)
+        print(g(0))
+        print("after")
+        print(g(1))
+        print("end")
+        try:
+            f(R(3), R(4) or 0, 1 / 0)
+        except ZeroDivisionError:
+            print("handled")
+        print("after handler")
+    """,
+    "unpacking_and_augmented": """
+        a, b = R(1), R(2)
+        print("unpacked")
+        a = b = None
+        print("cleared")
+        class Box:
+            x = 0
+        def box():
+            return watch(Box())
+        box().x += 1
+        print("augmented")
+        d = {}
+        d[watch(R(3)).n] = 1
+        print("stored")
+    """,
+    "lambda_and_walrus": """
+        print(sorted([3, 1], key=lambda v, r=R(1): v))
+        print("after sort")
+        if (n := f(R(2))) == 1:
+            print("walrus", n)
+        print("end")
+    """,
+    "match_subject": """
+        match [R(1), R(2)]:
+            case [first, *rest]:
+                print("matched", first, rest)
+        first = rest = None
+        print("after match")
+    """,
+}
+
+
+@pytest.mark.parametrize("source", SNIPPETS.values(), ids=SNIPPETS.keys())
+def test_lifetimes(source: str) -> None:
+    assert_same(TRACKED + source.replace("\n        ", "\n"))
