@@ -75,6 +75,7 @@ def run(source: str, filename: str = "<difftest>", hidden: str | None = None) ->
         for key, value in namespace.items()
         if not (hidden and key.startswith(hidden)) and key != "__builtins__"
     }
+    namespace.clear()  # what the module left dies now, not while the next run prints
     return Outcome(buffer.getvalue(), error, names)
 
 

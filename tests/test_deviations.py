@@ -102,3 +102,36 @@ def test_comprehension_runs_in_a_frame_of_its_own() -> None:
     """)
     assert original == "[['item', 'outer']]\n"
     assert rewritten == "[['item']]\n"
+
+
+def test_exec_with_separate_locals_reads_module_names_from_the_globals() -> None:
+    """The output stores into the mapping it runs in, but reads module names
+    as globals (``LOAD_GLOBAL``), not ``LOAD_NAME``'s locals-then-globals."""
+    source = "x = 1\ntry:\n    print(x)\nexcept NameError:\n    print('NameError')\n"
+    printed = []
+    for code in (source, desugared(source)):
+        scope: dict[str, object] = {}
+        names: dict[str, object] = {}
+        buffer = __import__("io").StringIO()
+        with __import__("contextlib").redirect_stdout(buffer):
+            exec(code, scope, names)
+        printed.append((buffer.getvalue(), sorted(names)))
+    assert printed[0] == ("1\n", ["x"])
+    assert printed[1] == ("NameError\n", ["x"])
+
+
+def test_values_of_one_call_die_in_order_of_creation() -> None:
+    """A temporary holds each value until the call returns, so a callee that
+    packs its arguments into ``*args`` does not decide the order they die in."""
+    original, rewritten = outputs("""
+        class R:
+            def __init__(self, n):
+                self.n = n
+            def __del__(self):
+                print("del", self.n)
+        def f(*args):
+            return 0
+        f(R(1), R(2) or 0)
+    """)
+    assert original == "del 2\ndel 1\n"
+    assert rewritten == "del 1\ndel 2\n"

@@ -19,6 +19,9 @@ Three kinds of rule:
 ``control``
     Handled by the control-flow phase (:mod:`unsugar.control`); the registry
     entry carries the documentation and the ``--keep`` switch.
+``layout``
+    The shape of the whole output (the module body as a def); also just
+    documentation and a ``--keep`` switch, read by the pipeline.
 """
 
 from __future__ import annotations
@@ -127,6 +130,13 @@ def control_rule(
             applies or (lambda node: True), False, "control_flow",
         )
     )
+
+
+def layout_rule(*, id: str, summary: str, before: str, after: str, reference: str,
+                family: str) -> Rule:
+    """Register a rule about the shape of the whole output (no node of its own)."""
+    return _register(Rule(id, summary, before, after, REFERENCE + reference, "layout", (),
+                          None, lambda node: False, False, family))
 
 
 def load_all() -> dict[str, Rule]:

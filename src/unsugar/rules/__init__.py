@@ -20,6 +20,7 @@ from unsugar.rules import (  # noqa: F401
     literals,
     loops,
     match,
+    modules,
     operators,
     simple,
     subscripts,

@@ -40,7 +40,7 @@ def lower_match(node: ast.Match, cx: Lowerer) -> list[ast.stmt]:
     subject, hit, ok = cx.temp("subject"), cx.temp("hit"), cx.temp("ok")
     out: list[ast.stmt] = [b.assign(subject, node.subject), b.assign(hit, b.int_(0))]
     for index, case in enumerate(node.cases):
-        stmts = _Case(cx, ok).lower(case, subject, hit)
+        stmts = _Case(cx, ok).lower(case, subject, hit, out)
         if index:
             stmts = [b.if_(b.load(hit), [ast.Pass()], stmts)]
         out.extend(b.located(stmts, case.pattern))  # tracebacks and tracing show the case
@@ -66,14 +66,18 @@ class _Case:
         self.cx, self.ok = cx, ok
         self.captures: dict[str, str] = {}
 
-    def lower(self, case: ast.match_case, subject: str, hit: str) -> list[ast.stmt]:
-        """``ok = 1``, the steps, the bindings and the guard, then the body if ``ok``."""
+    def lower(self, case: ast.match_case, subject: str, hit: str, before: list[ast.stmt]) \
+            -> list[ast.stmt]:
+        """``ok = 1``, the steps, the bindings and the guard, then the body if
+        ``ok``; the body starts by releasing the subject and what the patterns
+        (this one and those ``before``) held, as CPython pops them."""
         steps = self.pattern(case.pattern, subject)
         binds = [b.assign(name, b.load(temp)) for name, temp in self.captures.items()]
         steps.append((binds, False))
         if case.guard is not None:
             steps.append(self.fail_unless(case.guard))
-        success = [b.assign(hit, b.int_(1)), *case.body]
+        held = self.cx.held_temporaries([*before, *(stmt for part, _ in steps for stmt in part)])
+        success = [b.assign(hit, b.int_(1)), *self.cx.released(held), *case.body]
         if not any(fallible for _, fallible in steps):
             return [*self.sequence(steps), *success]
         return [b.assign(self.ok, b.int_(1)), *self.sequence(steps), b.if_(b.load(self.ok), success)]

@@ -1,0 +1,26 @@
+"""The module body: a def over the module's namespace (:mod:`unsugar.namespaces`)."""
+
+from __future__ import annotations
+
+from unsugar.registry import layout_rule
+
+MODULE = layout_rule(
+    id="module",
+    summary="the module body runs as a def over the module's namespace: the helpers, "
+    "constants and temporaries are its locals, the user's names are stored in the namespace "
+    "and read as globals (kept, or with any rule kept, the body stays at module level)",
+    before="x = 1\ndef f():\n    return x",
+    after="def _us_module(_us_namespace):\n"
+    "    _us_namespace_remove(_us_namespace, _us_s__us_module)\n"
+    "    _us_store = _us_namespace_setter(_us_namespace)\n"
+    "    _us_store(_us_s_x, 1)\n\n"
+    "    def _us_f_1():\n        return x\n"
+    "    _us_rename_function(_us_f_1, _us_s_f, _us_s_f)\n"
+    "    _us_store(_us_s_f, _us_f_1)\n"
+    "    _us_f_1 = _us_none\n"
+    "setattr(_us_module, '__code__', ...)  # named <module>\n"
+    "try:\n    _us_module(locals())\nexcept:\n"
+    "    ...  # the traceback without the entry of this call\n    raise",
+    reference="executionmodel.html#naming-and-binding",
+    family="modules",
+)
