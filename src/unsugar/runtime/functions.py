@@ -16,9 +16,11 @@ def rename_function(fn, name, qualname):
     have had: ``def _us_lambda_1`` becomes ``<lambda>``. Code objects nested
     in it get their qualified names fixed too (``f.<locals>.g``)."""
     code = fn.__code__
-    consts = requalified_consts(
-        code.co_consts, str.__add__(code.co_qualname, "."), str.__add__(qualname, ".")
-    )
+    consts = code.co_consts
+    if type(code) in set(map(type, consts)):  # a code object is nested in it
+        consts = requalified_consts(
+            consts, str.__add__(code.co_qualname, "."), str.__add__(qualname, ".")
+        )
     fn.__code__ = code.replace(co_name=name, co_qualname=qualname, co_consts=consts)
     fn.__name__ = name
     fn.__qualname__ = qualname
