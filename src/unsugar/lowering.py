@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from unsugar import builder as b
+from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
@@ -296,35 +297,9 @@ class Lowerer:
         return [b.unlined(b.assign(name, self.none())) for name in names]
 
     def held_temporaries(self, stmts: list[ast.stmt], ever: bool = False) -> list[str]:
-        """The temporaries ``stmts`` bind (not in nested scopes) that may still
-        hold an object after them, in order: a value other than an int, a
-        ``bool`` flag or None was stored, and (unless ``ever``) not released
-        since by a store that always runs."""
-        held: dict[str, bool] = {}
-
-        def walk(block: list[ast.stmt], always: bool) -> None:
-            for stmt in block:
-                if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
-                    name = stmt.targets[0].id
-                    if self.unit.names.is_temporary(name):
-                        if not self._holds_nothing(stmt.value):
-                            held[name] = True
-                        elif always and not ever and name in held:
-                            held[name] = False
-                elif isinstance(stmt, ast.FunctionDef):
-                    if self.unit.names.is_temporary(stmt.name):
-                        held[stmt.name] = True
-                elif isinstance(stmt, ForLoop):  # the loop releases its iterator
-                    walk(stmt.body, False)
-                    held[stmt.iterator] = False
-                else:
-                    for part in ("body", "orelse", "finalbody"):
-                        walk(getattr(stmt, part, None) or [], False)
-                    for handler in getattr(stmt, "handlers", ()):
-                        walk(handler.body, False)
-
-        walk(stmts, True)
-        return [name for name, holds in held.items() if holds]
+        """The temporaries of ``stmts`` that may still hold an object after them
+        (:func:`unsugar.lifetimes.held_temporaries`)."""
+        return lifetimes.held_temporaries(stmts, self.unit, ever)
 
     def release_consumed(self, value: ast.expr, mark: int) -> ast.expr:
         """``value`` was computed from the prelude after ``mark``: the
@@ -343,15 +318,6 @@ class Lowerer:
             value = self.spill(value)
         self.emit(*self.released(held))
         return value
-
-    def _holds_nothing(self, value: ast.expr) -> bool:
-        """Whether ``value`` is an int, a truth flag or None: nothing to release."""
-        if isinstance(value, ast.Constant):
-            return True
-        if isinstance(value, ast.Name):
-            return value.id == self.none().id
-        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-            and value.func.id == self.builtin("bool").id
 
     def _stmt_Expr(self, node: ast.Expr) -> list[ast.stmt]:
         def lower() -> None:
