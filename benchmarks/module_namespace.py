@@ -63,28 +63,31 @@ def install(root: Path, name: str, text: str) -> None:
     (folder / f"{parts[-1]}.py").write_text(text, encoding="utf-8")
 
 
-def import_times(root: Path, name: str, runs: int) -> tuple[float, float]:
-    """The first import's seconds and the median of ``runs`` later ones."""
-    times = []
-    for _ in range(runs + 1):
-        done = subprocess.run([sys.executable, "-c", PROBE.format(name=name)], cwd=root,
-                              capture_output=True, text=True, check=True, env=ENVIRONMENT)
-        times.append(float(done.stdout))
-    return times[0], statistics.median(times[1:])
+def import_time(root: Path, name: str) -> float:
+    done = subprocess.run([sys.executable, "-c", PROBE.format(name=name)], cwd=root,
+                          capture_output=True, text=True, check=True, env=ENVIRONMENT)
+    return float(done.stdout)
 
 
 def measure(name: str, source: str, filename: str, runs: int) -> None:
+    """The versions are imported in turn, run after run, so that a drift of the
+    machine's speed hits them alike; the ratios are taken run by run."""
     print(f"{name} ({source.count(chr(10))} lines)")
-    rows = []
-    for label, text in versions(source, filename).items():
-        with tempfile.TemporaryDirectory() as folder:
-            install(Path(folder), name, text)
-            first, cached = import_times(Path(folder), name, runs)
-        rows.append((label, first, cached))
-    base = rows[0][2]
-    for label, first, cached in rows:
-        print(f"  {label:<24} first import {first * 1000:9.1f} ms   "
-              f"cached {cached * 1000:9.1f} ms   {cached / base:6.2f}x the original")
+    with tempfile.TemporaryDirectory() as folder:
+        roots = {}
+        for index, (label, text) in enumerate(versions(source, filename).items()):
+            roots[label] = Path(folder) / str(index)
+            install(roots[label], name, text)
+        first = {label: import_time(root, name) for label, root in roots.items()}
+        times: dict[str, list[float]] = {label: [] for label in roots}
+        for _ in range(runs):
+            for label, root in roots.items():
+                times[label].append(import_time(root, name))
+    base = times["original"]
+    for label, cached in times.items():
+        ratio = statistics.median(t / b for t, b in zip(cached, base, strict=False))
+        print(f"  {label:<24} first import {first[label] * 1000:9.1f} ms   "
+              f"cached {statistics.median(cached) * 1000:9.1f} ms   {ratio:6.2f}x the original")
 
 
 def main() -> None:

@@ -237,7 +237,7 @@ def test_diff(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"--- {path}\toriginal\n+++ {path}\tdesugared\n@@ ")
     assert "\n-print(not x)\n" in out
-    assert "\n+    print(_us_logical_not(x))\n" in out
+    assert "\n+        print(_us_logical_not(x))\n" in out
     assert path.read_text() == SUGARY
 
 

@@ -831,6 +831,5 @@ def _is_flag(value: ast.expr) -> bool:
 
 
 def lower_module(body: list[ast.stmt], unit: Unit) -> list[ast.stmt]:
-    """Lower the control flow of a module body (and every scope inside it);
-    with ``unit.module_def`` the body is a function's."""
-    return Flow(unit, "function" if unit.module_def else "module").scope_body(body)
+    """Lower the control flow of a module body (and every scope inside it)."""
+    return Flow(unit, "module").scope_body(body)

@@ -240,8 +240,8 @@ class Lowerer:
         namespace = ModuleNamespace(self.fixed("namespace"), self.fixed("store"))
         scope = Scope("module", "", node=ast.Module(body=body, type_ignores=[]), namespace=namespace)
         with self.new_scope(scope):
-            first = self.block(namespace.prologue(self))
-            return first + self.block(bind_defs_late(self.with_prologue(body), self))
+            lowered = self.block(bind_defs_late(self.with_prologue(body), self))
+            return namespace.body_def(lowered, self)
 
     def with_prologue(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """``body`` (of the current module or class) with what ``PROLOGUES`` put first."""

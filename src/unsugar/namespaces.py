@@ -63,25 +63,42 @@ class Namespace(ABC):
 class ModuleNamespace(Namespace):
     """The module's dict (or the mapping ``exec`` was given as its locals)."""
 
-    setter: str = ""
+    setitem: str = ""
 
     def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
         return node
 
     def store(self, name: str, value: ast.expr, cx: Lowerer) -> ast.stmt:
-        return b.expr(b.call(b.load(self.setter), cx.string(name), value))
+        return b.expr(b.call(b.load(self.setitem), b.load(self.param), cx.string(name), value))
 
-    def prologue(self, cx: Lowerer) -> list[ast.stmt]:
-        """What the module def runs before the user's code: it takes its own
-        name out of the namespace and binds the store of that namespace::
+    def body_def(self, body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
+        """The user's module (``body``, lowered) as the def that runs it, named
+        ``<module>``; it takes the module def's name out of the namespace and
+        binds the store of that namespace first. An error leaves without the
+        module def's entry in its traceback::
 
-            _us_namespace_remove(_us_namespace, _us_s__us_module)
-            _us_store = _us_namespace_setter(_us_namespace)
+            def _us_body(_us_namespace):
+                _us_namespace_remove(_us_namespace, _us_s__us_module)
+                _us_store = _us_namespace_setitem(_us_namespace)
+                ...
+            _us_module_code_named(_us_body)
+            try:
+                _us_body(_us_namespace)
+            except:
+                _us_module_entry_dropped()
+                raise
         """
-        return [
+        name = cx.fixed("body")
+        first = [
             b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param),
                           cx.string(cx.fixed("module")))),
-            b.assign(self.setter, b.call(cx.rt("namespace_setter"), b.load(self.param))),
+            b.assign(self.setitem, b.call(cx.rt("namespace_setitem"), b.load(self.param))),
+        ]
+        return [
+            b.function(name, [self.param], first + body),
+            b.expr(b.call(cx.rt("module_code_named"), b.load(name))),
+            b.try_except([b.expr(b.call(name, b.load(self.param)))],
+                         [b.expr(b.call(cx.rt("module_entry_dropped"))), b.raise_()]),
         ]
 
 
@@ -146,22 +163,14 @@ def _word(name: str) -> ast.expr:
     return b.call("next", b.call("iter", b.call("dict", **{name: b.int_(0)})))
 
 
-def _module_code_name() -> ast.expr:
-    """``compile('', '', 'exec').co_name``: ``<module>``."""
-    code = b.call("compile", b.call("str"), b.call("str"), _word("exec"))
-    return b.call("getattr", code, _word("co_name"))
-
-
 def module_def(unit: Unit, body: list[ast.stmt]) -> list[ast.stmt]:
-    """The whole output: the module body (helpers first) as a def over the
-    namespace, named as the module's code is, and called with it; an error
-    leaves without the entry of the call, so that tracebacks show the
-    module's code once, as CPython's do::
+    """The whole output: the helpers and the module body def (``body``) made
+    in a def over the namespace, called with it; an error leaves without the
+    entry of that call, so that a traceback shows the module's code once, as
+    CPython's does::
 
         def _us_module(_us_namespace):
             ...
-        setattr(_us_module, '__code__', getattr(_us_module, '__code__').replace(
-            co_name=<compile('', '', 'exec').co_name>, co_qualname=<the same>))
         try:
             _us_module(locals())
         except:
@@ -171,12 +180,8 @@ def module_def(unit: Unit, body: list[ast.stmt]) -> list[ast.stmt]:
     (the strings spelled with builtins alone, as nothing else exists yet).
     """
     name = unit.names.fixed("module")
-    code = b.call("getattr", b.load(name), _word("__code__"))
-    renamed = b.call(b.call("getattr", code, _word("replace")),
-                     co_name=_module_code_name(), co_qualname=_module_code_name())
     return [
         b.function(name, [unit.names.fixed("namespace")], body),
-        b.expr(b.call("setattr", b.load(name), _word("__code__"), renamed)),
         b.try_except([b.expr(b.call(name, b.call("locals")))], [
             b.expr(b.call("setattr", _current_exception(), _word("__traceback__"), b.call(
                 "getattr", b.call("getattr", _current_exception(), _word("__traceback__")),

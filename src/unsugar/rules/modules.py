@@ -11,16 +11,20 @@ MODULE = layout_rule(
     "and read as globals (kept, or with any rule kept, the body stays at module level)",
     before="x = 1\ndef f():\n    return x",
     after="def _us_module(_us_namespace):\n"
-    "    _us_namespace_remove(_us_namespace, _us_s__us_module)\n"
-    "    _us_store = _us_namespace_setter(_us_namespace)\n"
-    "    _us_store(_us_s_x, 1)\n\n"
-    "    def _us_f_1():\n        return x\n"
-    "    _us_rename_function(_us_f_1, _us_s_f, _us_s_f)\n"
-    "    _us_store(_us_s_f, _us_f_1)\n"
-    "    _us_f_1 = _us_none\n"
-    "setattr(_us_module, '__code__', ...)  # named <module>\n"
+    "    def _us_body(_us_namespace):\n"
+    "        _us_namespace_remove(_us_namespace, _us_s__us_module)\n"
+    "        _us_store = _us_namespace_setitem(_us_namespace)\n"
+    "        _us_store(_us_namespace, _us_s_x, 1)\n\n"
+    "        def _us_f_1():\n            return x\n"
+    "        _us_rename_function(_us_f_1, _us_s_f, _us_s_f)\n"
+    "        _us_store(_us_namespace, _us_s_f, _us_f_1)\n"
+    "        _us_f_1 = _us_none\n"
+    "    _us_module_code_named(_us_body)\n"
+    "    try:\n        _us_body(_us_namespace)\n"
+    "    except:\n        _us_module_entry_dropped()\n        raise\n"
     "try:\n    _us_module(locals())\nexcept:\n"
-    "    ...  # the traceback without the entry of this call\n    raise",
+    "    setattr(sys.exception(), '__traceback__', sys.exception().__traceback__.tb_next)\n"
+    "    raise",
     reference="executionmodel.html#naming-and-binding",
     family="modules",
 )

@@ -26,4 +26,5 @@ MODULES = (
     "imports",
     "classes",
     "matching",
+    "modules",
 )

@@ -80,18 +80,6 @@ def namespace_call(namespace, function, *args, **kwargs):
     return function(*args, **kwargs)
 
 
-def namespace_setter(namespace):
-    """``STORE_NAME`` for a module run as a def over ``namespace``: its
-    ``__setitem__``, bound once."""
-    if type(namespace) is dict:
-        return namespace.__setitem__
-
-    def store(name, value):
-        namespace_store(namespace, name, value)
-
-    return store
-
-
 def namespace_global(name):
     """A read of a name the class body declares ``global``."""
     return namespace_global_lookup(frame_of_caller(1), name)  # noqa: F821  (runtime/names.py)

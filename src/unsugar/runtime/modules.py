@@ -1,0 +1,30 @@
+"""The module body: a def over the module's namespace (``unsugar.namespaces``).
+
+The output is ``def _us_module(namespace)``, which makes the helpers and then
+runs the user's code, ``def _us_body(namespace)``, under the name module
+code has, ``<module>``.
+"""
+
+modules_sys = __import__("sys")
+
+
+def namespace_setitem(namespace):
+    """``STORE_NAME``'s store into ``namespace``: ``operator.setitem`` when it is
+    loaded (one fast call), else the ``__setitem__`` of the mapping's type."""
+    operator = dict.get(modules_sys.modules, "_operator")
+    setitem = getattr(operator, "setitem", None)
+    if setitem is not None:
+        return setitem
+    return type(namespace).__setitem__
+
+
+def module_code_named(body):
+    """``body`` named as module code is: ``<module>`` in tracebacks and frames."""
+    body.__code__ = body.__code__.replace(co_name="<module>", co_qualname="<module>")
+
+
+def module_entry_dropped():
+    """In the handler of the module def: the exception being handled leaves
+    without the entry of the module def (whose caller's entry goes next)."""
+    error = modules_sys.exception()
+    error.__traceback__ = error.__traceback__.tb_next
