@@ -534,11 +534,6 @@ METHODS = {
 }
 
 
-@pytest.mark.parametrize("source", [
-    pytest.param(source, id=name, marks=pytest.mark.xfail(
-        strict=True, reason="async def is rewritten by the async family")) if name == "async_def"
-    else pytest.param(source, id=name)
-    for name, source in METHODS.items()
-])
+@pytest.mark.parametrize("source", [pytest.param(source, id=name) for name, source in METHODS.items()])
 def test_functions_in_other_scopes(source: str) -> None:
     same(source)

@@ -268,10 +268,13 @@ class Lowerer:
         try:
             for rule in self._stmt_rules.get(type(node), ()):
                 if rule.applies(node):
-                    binds = _binds(node)  # (a def made under a temporary binds it)
+                    mark = len(self.unit.names.allocated)
                     produced = self.block(b.located(rule.lower(node, self), node))
-                    return produced + [release for release in self.release(produced)
-                                       if release.targets[0].id not in binds]
+                    # the rule's own temporaries (not those of a rule around it),
+                    # but a def made under a temporary binds it
+                    own = set(self.unit.names.allocated[mark:]) - _binds(node)
+                    return produced + self.released(
+                        [name for name in self.held_temporaries(produced) if name in own])
             method = getattr(self, "_stmt_" + type(node).__name__, None)
             if method is not None:
                 return method(node)
@@ -385,10 +388,13 @@ class Lowerer:
             inner = ast.Try(body=node.body, handlers=node.handlers, orelse=node.orelse, finalbody=[])
             b.copy_location(inner, node)
             node.body, node.handlers, node.orelse = [inner], [], []
+        mark = len(self.unit.names.allocated)
         node.body = self.block(node.body)
         # an exception leaving the body drops what the body's expressions held,
         # the last pushed first
-        unwound = self.released(self.held_temporaries(node.body, ever=True)[::-1])
+        own = set(self.unit.names.allocated[mark:])
+        unwound = self.released([name for name in self.held_temporaries(node.body, ever=True)[::-1]
+                                 if name in own])
         for handler in node.handlers:
             handler.body = unwound + self.block(handler.body)
         node.orelse = self.block(node.orelse)

@@ -66,11 +66,15 @@ class NameAllocator:
     def __init__(self, taken: set[str], prefix: str | None = None) -> None:
         self.prefix = prefix if prefix is not None else choose_prefix(taken)
         self._counters: defaultdict[str, int] = defaultdict(int)
+        #: every temporary handed out, in order (what a piece of lowering made)
+        self.allocated: list[str] = []
 
     def temp(self, hint: str = "t") -> str:
         """A new temporary, ``<prefix><hint>_<n>``, unique in the module."""
         self._counters[hint] += 1
-        return f"{self.prefix}{hint}_{self._counters[hint]}"
+        name = f"{self.prefix}{hint}_{self._counters[hint]}"
+        self.allocated.append(name)
+        return name
 
     def is_temporary(self, name: str) -> bool:
         """Whether ``name`` has the shape of a temporary, ``<prefix><hint>_<n>``."""

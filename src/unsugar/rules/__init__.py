@@ -8,6 +8,7 @@ from unsugar.rules import (  # noqa: F401
     classes,
     comparisons,
     comprehensions,
+    coroutines,
     deletion,
     displays,
     except_star,

@@ -55,7 +55,15 @@ from unsugar.registry import expr_rule
     custom_order=True,
 )
 def lower_yield_from(node: ast.YieldFrom, cx: Lowerer) -> ast.expr:
-    """The first resumption is ``next``. Every exception thrown in is caught
+    """The subiterator is ``GET_YIELD_FROM_ITER`` of the value (see ``delegate``)."""
+    subiterator = b.call(cx.rt("yield_from_iter"), cx.expr(node.value))
+    return delegate(b.copy_location(subiterator, node), node, cx)
+
+
+def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
+    """The loop of PEP 380 over ``subiterator`` (lowered), for ``node``; its value.
+
+    The first resumption is ``next``. Every exception thrown in is caught
     at the ``yield`` and handed to the next resumption, outside the handler;
     it is raised again when the subiterator does not take it. Only a
     ``StopIteration`` from the subiterator itself ends the loop. The
@@ -78,8 +86,7 @@ def lower_yield_from(node: ast.YieldFrom, cx: Lowerer) -> ast.expr:
             ),
         ]
 
-    cx.emit(b.copy_location(b.assign(iterator, b.call(cx.rt("yield_from_iter"), cx.expr(node.value))),
-                            node))
+    cx.emit(b.copy_location(b.assign(iterator, subiterator), node))
     mark = len(cx.pre)
     yielded = cx.hand_over(b.load(step), [step])
     hand_over = cx.pre[mark:]

@@ -23,6 +23,7 @@ MODULES = (
     "exception_groups",
     "contexts",
     "generators",
+    "coroutines",
     "imports",
     "classes",
     "matching",
