@@ -385,3 +385,43 @@ ASYNC_FOR = {
 @pytest.mark.parametrize("source", ASYNC_FOR.values(), ids=ASYNC_FOR.keys())
 def test_async_for_and_with(source: str) -> None:
     assert_same(source)
+
+
+COMPREHENSIONS = {
+    "async_comprehensions": """
+        import asyncio
+        class Count:
+            def __init__(self, n):
+                self.i, self.n = 0, n
+            def __aiter__(self):
+                return self
+            async def __anext__(self):
+                await asyncio.sleep(0)
+                if self.i >= self.n:
+                    raise StopAsyncIteration
+                self.i += 1
+                return self.i
+        async def double(x):
+            await asyncio.sleep(0)
+            return 2 * x
+        async def main():
+            a = [x async for x in Count(3)]
+            b = {x: await double(x) for x in range(3)}
+            c = {y async for x in Count(2) for y in (x, -x) if y}
+            d = [(x, y) for x in range(2) async for y in Count(2)]
+            e = [[await double(z) for z in range(x)] for x in range(3)]
+            return a, b, sorted(c), d, e
+        print(asyncio.run(main()))
+        async def bad():
+            return [x async for x in 5]
+        try:
+            asyncio.run(bad())
+        except TypeError as error:
+            print(error)
+    """,
+}
+
+
+@pytest.mark.parametrize("source", COMPREHENSIONS.values(), ids=COMPREHENSIONS.keys())
+def test_async_comprehensions(source: str) -> None:
+    assert_same(source)

@@ -32,8 +32,9 @@ the first argument of the function around. What still shows the def's frame
 there: a traceback lists that frame twice, and ``locals()`` or
 ``sys._getframe()`` inside see the def's locals, not those of the code
 around. A generator expression is ``<genexpr>`` on every version.
-Comprehensions that are asynchronous (``async for``, ``await`` inside) are
-kept for the async rules.
+An asynchronous list, set or dict comprehension (``async for``, ``await``
+inside) in a rewritten ``async def`` is a coroutine def whose call is
+awaited; an asynchronous generator expression is kept (an async generator).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from unsugar import builder as b
 from unsugar.forms import ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
+from unsugar.rules.coroutines import AITER_MADE, COROUTINE_MARK
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
 
@@ -136,14 +138,20 @@ def _first_loop(node: Comprehension, iterator: str, body: list[ast.stmt], cx: Lo
 
 
 def _loops(node: Comprehension, iterator: str, innermost: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
-    """The ``for`` and ``if`` clauses around ``innermost``, outermost first."""
+    """The ``for`` (``async for``) and ``if`` clauses around ``innermost``, outermost first."""
     body = innermost
     for index, generator in reversed(list(enumerate(node.generators))):
         for condition in reversed(generator.ifs):
             body = [b.if_(condition, body)]
         if index:
-            body = [ast.For(target=generator.target, iter=generator.iter, body=body,
-                            orelse=[], type_comment=None)]
+            loop = ast.AsyncFor if generator.is_async else ast.For
+            body = [loop(target=generator.target, iter=generator.iter, body=body,
+                         orelse=[], type_comment=None)]
+        elif generator.is_async:  # over the asynchronous iterator it is given
+            first = ast.AsyncFor(target=generator.target, iter=b.load(iterator), body=body,
+                                 orelse=[], type_comment=None)
+            setattr(first, AITER_MADE, True)
+            body = [b.copy_location(first, generator.iter if AT_ITERABLE else node)]
         else:
             body = _first_loop(node, iterator, body, cx)
     return body
@@ -177,7 +185,13 @@ def _scope_declarations(node: Comprehension, cx: Lowerer) -> list[ast.stmt]:
 
 def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr:
     """The def is made, the first iterable evaluated and ``iter()`` called on
-    it, then the def is called with that iterator."""
+    it, then the def is called with that iterator. An asynchronous one (in a
+    rewritten ``async def``: elsewhere it is kept) is a coroutine def, given
+    ``__aiter__`` of its first iterable when that loop is ``async for``, and
+    its call is awaited."""
+    asynchronous = not _synchronous(node)
+    if asynchronous and not getattr(cx.scope.node, COROUTINE_MARK, False):
+        return node
     name, iterator = cx.temp(kind), cx.temp("iter")
     params = [iterator]
     if isinstance(node, ast.GeneratorExp):
@@ -203,6 +217,8 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
             arguments.append(b.load(first[0].arg))
     fn = b.function(name, params, [*_scope_declarations(node, cx), *body])
     b.copy_location(fn, node)
+    if asynchronous:
+        setattr(fn, COROUTINE_MARK, True)
     tail: list[ast.stmt] = []
     if inlined:
         frame = _frame(cx)
@@ -216,11 +232,18 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
         fn.shown_name = shown
         fn.comprehension_frame = (shown, cx.qualname(shown))
         fn.inner_qualname = cx.qualname(shown) + "."
+    if asynchronous:
+        made = b.call(cx.rt("coroutine_function"), b.load(name))
+        tail.append(b.copy_location(b.assign(name, made), node))
     cx.emit(*cx.block([fn]), *tail)
     first = cx.expr(node.generators[0].iter)
-    arguments.append(_at_iterable(b.call(cx.builtin("iter"), first), node))
+    start = cx.rt("async_iterator") if node.generators[0].is_async else cx.builtin("iter")
+    arguments.append(_at_iterable(b.call(start, first), node))
     call = b.call(b.load(name), *arguments)
-    return _at_iterable(call, node) if inlined else call
+    call = _at_iterable(call, node) if inlined else call
+    if asynchronous:
+        return cx.expr(b.copy_location(ast.Await(value=call), node))
+    return call
 
 
 @expr_rule(
@@ -234,7 +257,6 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
     "    return _us_result_3\n_us_rename_function(_us_listcomp_1, _us_s__listcomp_, ...)\n"
     "r = _us_listcomp_1(iter(xs))",
     reference=REFERENCE,
-    applies=_synchronous,
     custom_order=True,
 )
 def lower_listcomp(node: ast.ListComp, cx: Lowerer) -> ast.expr:
@@ -251,7 +273,6 @@ def lower_listcomp(node: ast.ListComp, cx: Lowerer) -> ast.expr:
     "    <for x in _us_iter_2>:\n        _us_set_add(_us_result_3, f(x))\n"
     "    return _us_result_3\nr = _us_setcomp_1(iter(xs))",
     reference=REFERENCE,
-    applies=_synchronous,
     custom_order=True,
 )
 def lower_setcomp(node: ast.SetComp, cx: Lowerer) -> ast.expr:
@@ -268,7 +289,6 @@ def lower_setcomp(node: ast.SetComp, cx: Lowerer) -> ast.expr:
     "    <for x in _us_iter_2>:\n        _us_dict_setitem(_us_result_3, k(x), v(x))\n"
     "    return _us_result_3\nr = _us_dictcomp_1(iter(xs))",
     reference=REFERENCE,
-    applies=_synchronous,
     custom_order=True,
 )
 def lower_dictcomp(node: ast.DictComp, cx: Lowerer) -> ast.expr:

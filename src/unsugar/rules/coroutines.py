@@ -5,8 +5,8 @@ flagged ``CO_COROUTINE`` (``runtime/coroutines.py``), so that calling it
 makes a native coroutine running that code; ``await x`` is the ``yield
 from`` loop over ``GET_AWAITABLE`` of ``x``; ``async with`` and ``async for``
 are ``with`` and ``for`` with their protocol's calls awaited. Not rewritten
-yet (kept): an ``async def`` that yields (an async generator), or that uses
-an asynchronous comprehension.
+yet (kept): an ``async def`` that yields (an async generator), or that holds
+an asynchronous generator expression.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from unsugar.rules.generators import delegate
 
 #: Set on the def an ``async def`` became: its ``await``s are rewritten.
 COROUTINE_MARK = "unsugar_coroutine"
+#: Set on an ``async for`` whose iterable is already ``__aiter__`` of the first
+#: iterable (the first loop of an asynchronous comprehension).
+AITER_MADE = "unsugar_aiter_made"
 #: Set on an ``await`` of what ``__aenter__`` (1), ``__aexit__`` (2) or ``__anext__`` (3) returned.
 AWAITED_FROM = "unsugar_awaited_from"
 
@@ -47,11 +50,11 @@ def _is_plain_coroutine(node: ast.AsyncFunctionDef) -> bool:
     for item in _own_nodes(node):
         if isinstance(item, ast.Yield | ast.YieldFrom):
             return False
-        if isinstance(item, _COMPREHENSIONS) and any(
+        if isinstance(item, ast.GeneratorExp) and any(
             isinstance(inner, ast.Await) or isinstance(inner, ast.comprehension) and inner.is_async
             for inner in ast.walk(item)
         ):
-            return False
+            return False  # an asynchronous generator expression
     return True
 
 
@@ -185,8 +188,10 @@ def lower_async_for(node: ast.AsyncFor, cx: Lowerer) -> list[ast.stmt]:
                    handlers=[stop], orelse=[], finalbody=[])
     body = [b.assign_to(node.target, b.load(item)), b.assign(item, cx.none()), *node.body]
     loop = ast.While(test=b.load(more), body=[step, b.if_(b.load(more), body)], orelse=node.orelse)
+    iterable = node.iter if getattr(node, AITER_MADE, False) else \
+        b.call(cx.rt("async_iterator"), node.iter)
     return b.located([
-        b.assign(iterator, b.call(cx.rt("async_iterator"), node.iter)),
+        b.assign(iterator, iterable),
         b.assign(more, b.int_(1)),
         loop,
         b.assign(iterator, cx.none()),
