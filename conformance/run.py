@@ -68,8 +68,9 @@ def _strings(name: str, key: str, value: object) -> tuple[str, ...]:
 
 def parse_entry(name: str, table: object, rule_ids: frozenset[str] | None = None) -> Entry:
     """Validate one module's table; ``rule_ids`` (if given) are the ids ``keep`` may name."""
-    if not name.startswith("test_") or not name.isidentifier():
-        raise ManifestError(f"[{name}] is not the name of a test module (test_...)")
+    if not name.startswith("test_") or not all(part.isidentifier() for part in name.split(".")):
+        raise ManifestError(f"[{name}] is not the name of a test module (test_..., "
+                            "or test_package.test_...)")
     if not isinstance(table, dict):
         raise ManifestError(f"{name} must be a table")
     unknown = sorted(set(table) - KEYS)
