@@ -12,6 +12,22 @@ import pytest
 
 from tests.difftest import assert_same, desugared
 
+#: An asynchronous iterator of 1..n that awaits before each item (``COUNT`` snippets use it).
+COUNT = """
+import asyncio
+class Count:
+    def __init__(self, n):
+        self.i, self.n = 0, n
+    def __aiter__(self):
+        return self
+    async def __anext__(self):
+        await asyncio.sleep(0)
+        if self.i >= self.n:
+            raise StopAsyncIteration
+        self.i += 1
+        return self.i
+"""
+
 SNIPPETS = {
     "run_and_return": """
         import asyncio
@@ -271,20 +287,9 @@ def test_rewritten_coroutines_leave_no_async_syntax() -> None:
     assert "async " not in out and "await " not in out
 
 
-ASYNC_FOR = {
+WITH_COUNT = {
     "async_for_else_break_continue": """
         import asyncio
-        class Count:
-            def __init__(self, n):
-                self.i, self.n = 0, n
-            def __aiter__(self):
-                return self
-            async def __anext__(self):
-                await asyncio.sleep(0)
-                if self.i >= self.n:
-                    raise StopAsyncIteration
-                self.i += 1
-                return self.i
         async def main():
             async for x in Count(3):
                 print("item", x)
@@ -379,28 +384,8 @@ ASYNC_FOR = {
             except TypeError as e:
                 print(e)
     """,
-}
-
-
-@pytest.mark.parametrize("source", ASYNC_FOR.values(), ids=ASYNC_FOR.keys())
-def test_async_for_and_with(source: str) -> None:
-    assert_same(source)
-
-
-COMPREHENSIONS = {
     "async_comprehensions": """
         import asyncio
-        class Count:
-            def __init__(self, n):
-                self.i, self.n = 0, n
-            def __aiter__(self):
-                return self
-            async def __anext__(self):
-                await asyncio.sleep(0)
-                if self.i >= self.n:
-                    raise StopAsyncIteration
-                self.i += 1
-                return self.i
         async def double(x):
             await asyncio.sleep(0)
             return 2 * x
@@ -422,6 +407,6 @@ COMPREHENSIONS = {
 }
 
 
-@pytest.mark.parametrize("source", COMPREHENSIONS.values(), ids=COMPREHENSIONS.keys())
-def test_async_comprehensions(source: str) -> None:
-    assert_same(source)
+@pytest.mark.parametrize("source", WITH_COUNT.values(), ids=WITH_COUNT.keys())
+def test_async_for_with_and_comprehensions(source: str) -> None:
+    assert_same(COUNT + textwrap.dedent(source))
