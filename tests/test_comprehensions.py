@@ -439,21 +439,22 @@ def test_frame_name(display: str) -> None:
     """)
 
 
-def test_async_comprehensions_are_rewritten_but_async_generator_expressions_kept() -> None:
-    """Asynchronous list comprehensions in an ``async def`` are coroutine defs
-    (``tests/test_coroutines.py`` runs them); an asynchronous generator
-    expression is an async generator, not rewritten yet: its function is kept."""
+def test_async_comprehensions_and_async_generator_expressions_are_core() -> None:
+    """Asynchronous list comprehensions in an ``async def`` are coroutine defs,
+    an asynchronous generator expression (anywhere) an async generator
+    (``tests/test_coroutines.py`` and ``tests/test_async_generators.py`` run them)."""
     rewritten = desugar(
         "async def f(xs):\n"
         "    a = [x async for x in xs]\n"
         "    b = [await x for x in xs]\n"
         "    c = [[y async for y in x] for x in xs]\n"
         "    d = [x for x in await xs]\n"
-        "    return a, b, c, d\n"
+        "    e = (x async for x in xs)\n"
+        "    return a, b, c, d, e\n"
+        "def g(xs):\n"
+        "    return (await x for x in xs)\n"
     )
     assert not check_source(rewritten)
-    kept = desugar("async def f(xs):\n    return (x async for x in xs)\n")
-    assert "async def" in kept and "async for" in kept
 
 
 @pytest.mark.parametrize("rule", ["listcomp", "setcomp", "dictcomp", "genexpr"])

@@ -135,3 +135,26 @@ def test_values_of_one_call_die_in_order_of_creation() -> None:
     """)
     assert original == "del 2\ndel 1\n"
     assert rewritten == "del 1\ndel 2\n"
+
+
+def test_async_generator_is_an_object_of_its_own_type() -> None:
+    """The protocol, ``collections.abc`` and asyncio see an async generator;
+    ``inspect`` and ``types``, which test CPython's own type and code flag, do not."""
+    original, rewritten = outputs("""
+        import asyncio, collections.abc, inspect, types
+        async def agen():
+            await asyncio.sleep(0)
+            yield 1
+        async def main():
+            ag = agen()
+            step = asyncio.ensure_future(anext(ag))
+            await asyncio.sleep(0)
+            print(ag.ag_await is None)
+            await step
+            print(isinstance(ag, collections.abc.AsyncGenerator))
+            print(inspect.isasyncgenfunction(agen), inspect.isasyncgen(ag),
+                  type(ag) is types.AsyncGeneratorType)
+        asyncio.run(main())
+    """)
+    assert original == "False\nTrue\nTrue True True\n"
+    assert rewritten == "True\nTrue\nFalse False False\n"

@@ -3,6 +3,7 @@
 from unsugar import control  # noqa: F401  (if, break, continue, while/else, finally)
 from unsugar.rules import (  # noqa: F401
     assignments,
+    async_generators,
     attributes,
     boolean,
     classes,

@@ -34,7 +34,8 @@ there: a traceback lists that frame twice, and ``locals()`` or
 around. A generator expression is ``<genexpr>`` on every version.
 An asynchronous list, set or dict comprehension (``async for``, ``await``
 inside) in a rewritten ``async def`` is a coroutine def whose call is
-awaited; an asynchronous generator expression is kept (an async generator).
+awaited; an asynchronous generator expression is an ``async def`` that
+yields (an async generator), called as a generator expression's def is.
 """
 
 from __future__ import annotations
@@ -75,11 +76,21 @@ def _inside(node: Comprehension) -> list[ast.AST]:
 
 
 def _synchronous(node: Comprehension) -> bool:
-    """Not an asynchronous comprehension (no ``async for``, no ``await`` inside)."""
-    return not node.generators[0].is_async and not any(
-        isinstance(item, ast.Await) or isinstance(item, ast.comprehension) and item.is_async
-        for part in _inside(node) for item in ast.walk(part)
-    )
+    """Not an asynchronous comprehension: no ``async for`` and no ``await`` in
+    it, nor in the list, set and dict comprehensions in it (a generator
+    expression or a lambda inside is a scope of its own)."""
+    if node.generators[0].is_async:
+        return False
+    todo = _inside(node)
+    while todo:
+        item = todo.pop()
+        if isinstance(item, ast.Await) or isinstance(item, ast.comprehension) and item.is_async:
+            return False
+        if isinstance(item, ast.GeneratorExp):
+            todo.append(item.generators[0].iter)  # evaluated here
+        elif not isinstance(item, ast.Lambda):
+            todo.extend(ast.iter_child_nodes(item))
+    return True
 
 
 def _walrus_targets(node: Comprehension) -> list[str]:
@@ -185,16 +196,18 @@ def _scope_declarations(node: Comprehension, cx: Lowerer) -> list[ast.stmt]:
 
 def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr:
     """The def is made, the first iterable evaluated and ``iter()`` called on
-    it, then the def is called with that iterator. An asynchronous one (in a
-    rewritten ``async def``: elsewhere it is kept) is a coroutine def, given
-    ``__aiter__`` of its first iterable when that loop is ``async for``, and
-    its call is awaited."""
+    it, then the def is called with that iterator (``__aiter__`` of it when
+    that loop is ``async for``). An asynchronous list, set or dict
+    comprehension (in a rewritten ``async def``: elsewhere it is kept) is a
+    coroutine def whose call is awaited; an asynchronous generator expression
+    is an ``async def`` that yields."""
     asynchronous = not _synchronous(node)
-    if asynchronous and not getattr(cx.scope.node, COROUTINE_MARK, False):
+    generator = isinstance(node, ast.GeneratorExp)
+    if asynchronous and not generator and not getattr(cx.scope.node, COROUTINE_MARK, False):
         return node
     name, iterator = cx.temp(kind), cx.temp("iter")
     params = [iterator]
-    if isinstance(node, ast.GeneratorExp):
+    if generator:
         body = _loops(node, iterator, [b.expr(ast.Yield(value=node.elt))], cx)
     else:
         make, method = _BUILDERS[type(node)]
@@ -216,8 +229,12 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
             params.insert(0, cx.temp("self"))
             arguments.append(b.load(first[0].arg))
     fn = b.function(name, params, [*_scope_declarations(node, cx), *body])
+    if asynchronous and generator:  # an async generator (``rules/async_generators.py``)
+        fn = ast.AsyncFunctionDef(name=name, args=fn.args, body=fn.body, decorator_list=[],
+                                  returns=None, type_comment=None)
+        fn.type_params = []
     b.copy_location(fn, node)
-    if asynchronous:
+    if asynchronous and not generator:
         setattr(fn, COROUTINE_MARK, True)
     tail: list[ast.stmt] = []
     if inlined:
@@ -228,11 +245,11 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
         rename = b.call(cx.rt("rename_function"), b.load(name), cx.string(frame[0]), cx.string(frame[1]))
         tail.append(b.copy_location(b.expr(rename), node))
     else:
-        shown = "<genexpr>" if isinstance(node, ast.GeneratorExp) else f"<{kind}>"
+        shown = "<genexpr>" if generator else f"<{kind}>"
         fn.shown_name = shown
         fn.comprehension_frame = (shown, cx.qualname(shown))
         fn.inner_qualname = cx.qualname(shown) + "."
-    if asynchronous:
+    if asynchronous and not generator:
         made = b.call(cx.rt("coroutine_function"), b.load(name))
         tail.append(b.copy_location(b.assign(name, made), node))
     cx.emit(*cx.block([fn]), *tail)
@@ -241,7 +258,7 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
     arguments.append(_at_iterable(b.call(start, first), node))
     call = b.call(b.load(name), *arguments)
     call = _at_iterable(call, node) if inlined else call
-    if asynchronous:
+    if asynchronous and not generator:
         return cx.expr(b.copy_location(ast.Await(value=call), node))
     return call
 
@@ -298,14 +315,13 @@ def lower_dictcomp(node: ast.DictComp, cx: Lowerer) -> ast.expr:
 @expr_rule(
     ast.GeneratorExp,
     id="genexpr",
-    summary="a generator expression is a generator def named <genexpr>, called with "
-    "iter() of the first iterable",
+    summary="a generator expression is a generator def named <genexpr> (an async def "
+    "that yields, when asynchronous), called with iter() of the first iterable",
     before="g = (f(x) for x in xs)",
     after="def _us_genexpr_1(_us_iter_2):\n    <for x in _us_iter_2>:\n        yield f(x)\n"
     "_us_rename_function(_us_genexpr_1, _us_s__genexpr_, ...)\n"
     "g = _us_genexpr_1(iter(xs))",
     reference="expressions.html#generator-expressions",
-    applies=_synchronous,
     custom_order=True,
 )
 def lower_genexpr(node: ast.GeneratorExp, cx: Lowerer) -> ast.expr:

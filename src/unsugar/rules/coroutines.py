@@ -4,9 +4,8 @@ An ``async def`` is compiled as a generator function whose code is then
 flagged ``CO_COROUTINE`` (``runtime/coroutines.py``), so that calling it
 makes a native coroutine running that code; ``await x`` is the ``yield
 from`` loop over ``GET_AWAITABLE`` of ``x``; ``async with`` and ``async for``
-are ``with`` and ``for`` with their protocol's calls awaited. Not rewritten
-yet (kept): an ``async def`` that yields (an async generator), or that holds
-an asynchronous generator expression.
+are ``with`` and ``for`` with their protocol's calls awaited. An ``async
+def`` that yields is an async generator (``rules/async_generators.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _own_nodes(node: ast.AsyncFunctionDef) -> list[ast.AST]:
+def own_nodes(node: ast.AsyncFunctionDef) -> list[ast.AST]:
     """What runs in the function's own frame (not in the scopes it makes)."""
     out: list[ast.AST] = []
     todo: list[ast.AST] = list(node.body)
@@ -43,19 +42,10 @@ def _own_nodes(node: ast.AsyncFunctionDef) -> list[ast.AST]:
 
 
 def _is_plain_coroutine(node: ast.AsyncFunctionDef) -> bool:
-    """No decorators left, and nothing of an async generator's, ``async
-    for``, ``async with`` or asynchronous comprehensions in its own frame."""
-    if node.decorator_list:
-        return False
-    for item in _own_nodes(node):
-        if isinstance(item, ast.Yield | ast.YieldFrom):
-            return False
-        if isinstance(item, ast.GeneratorExp) and any(
-            isinstance(inner, ast.Await) or isinstance(inner, ast.comprehension) and inner.is_async
-            for inner in ast.walk(item)
-        ):
-            return False  # an asynchronous generator expression
-    return True
+    """No decorators left, and no ``yield`` in its own frame (an async
+    generator: ``rules/async_generators.py``)."""
+    return not node.decorator_list and not any(
+        isinstance(item, ast.Yield) for item in own_nodes(node))
 
 
 @stmt_rule(
@@ -73,7 +63,7 @@ def lower_async_def(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.stmt]:
     """A body that never awaits gets a ``yield`` that never runs: it is the
     ``yield`` that makes CPython compile the code of a generator."""
     body = list(node.body)
-    if not any(isinstance(item, ast.Await) for item in _own_nodes(node)):
+    if not any(isinstance(item, ast.Await) for item in own_nodes(node)):
         body.append(b.while_(b.int_(0), [b.expr(ast.Yield(value=b.int_(0)))]))
     function = ast.FunctionDef(name=node.name, args=node.args, body=body, decorator_list=[],
                                returns=node.returns, type_comment=node.type_comment)

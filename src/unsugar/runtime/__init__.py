@@ -24,6 +24,7 @@ MODULES = (
     "contexts",
     "generators",
     "coroutines",
+    "async_generators",
     "imports",
     "classes",
     "matching",

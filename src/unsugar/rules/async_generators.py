@@ -1,0 +1,78 @@
+"""Asynchronous generators (PEP 525): an ``async def`` that yields.
+
+The function keeps its signature; its body becomes a generator def inside
+it, given every parameter, whose own ``yield v`` yields a wrapped value
+(``runtime/async_generators.py``) and whose ``await``s yield to the event
+loop as a coroutine's do. The function returns the ``async_generator``
+object over that generator; the body's code is named after the function
+once, when it is defined, so that frames and qualified names read as in the
+original.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from unsugar import builder as b
+from unsugar.lowering import Lowerer
+from unsugar.registry import stmt_rule
+from unsugar.rules.coroutines import COROUTINE_MARK, own_nodes
+
+
+def is_async_generator(node: ast.AsyncFunctionDef) -> bool:
+    """No decorators left, and a ``yield`` in its own frame."""
+    return not node.decorator_list and any(
+        isinstance(item, ast.Yield) for item in own_nodes(node))
+
+
+def _parameters(args: ast.arguments) -> list[str]:
+    """Every parameter name, in order: positional, ``*args``, keyword-only, ``**kwargs``."""
+    names = [a.arg for a in [*args.posonlyargs, *args.args]]
+    if args.vararg:
+        names.append(args.vararg.arg)
+    names += [a.arg for a in args.kwonlyargs]
+    if args.kwarg:
+        names.append(args.kwarg.arg)
+    return names
+
+
+@stmt_rule(
+    ast.AsyncFunctionDef,
+    id="async-generator",
+    summary="an async def that yields returns an async_generator object over a generator "
+    "of its body, whose own yields are wrapped to tell them from the event loop's",
+    before="async def g(n):\n    await f()\n    yield n",
+    after="def g(n):\n    def _us_agen_1(n):\n        ...  # await f(): the yield from loop\n"
+    "        yield _us_async_generator_value(n)\n"
+    "    return _us_async_generator_new(_us_agen_1(n))\n_us_async_generator_function(g)",
+    reference="expressions.html#asynchronous-generator-functions",
+    applies=is_async_generator,
+)
+def lower_async_generator(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.stmt]:
+    """The body def has the parameters' names, so the body sees the same
+    locals (``locals()``, a zero-argument ``super()``) as the original."""
+    for item in own_nodes(node):
+        if isinstance(item, ast.Yield):
+            value = item.value if item.value is not None else ast.Constant(value=None)
+            item.value = b.copy_location(b.call(cx.rt("async_generator_value"), value), item)
+    statements = list(node.body)
+    docstring = statements[:1] if ast.get_docstring(node, clean=False) is not None else []
+    names = _parameters(node.args)
+    body_name = cx.temp("agen")
+    body = b.function(body_name, names, statements[len(docstring):])
+    b.copy_location(body, node)
+    setattr(body, COROUTINE_MARK, True)
+    shown = getattr(node, "shown_name", node.name)
+    body.inner_qualname = getattr(node, "inner_qualname", cx.qualname(shown) + ".<locals>.")
+    made = b.call(cx.rt("async_generator_new"), b.call(b.load(body_name), *map(b.load, names)))
+    function = ast.FunctionDef(name=node.name, args=node.args,
+                               body=[*docstring, body, b.copy_location(b.ret(made), node)], decorator_list=[],
+                               returns=node.returns, type_comment=node.type_comment)
+    function.type_params = []
+    b.copy_location(function, node)
+    for name in ("shown_name", "inner_qualname", "comprehension_frame"):
+        if hasattr(node, name):
+            setattr(function, name, getattr(node, name))
+    name = cx.mangle(node.name)
+    named = b.expr(b.call(cx.rt("async_generator_function"), b.load(name)))
+    return [function, b.copy_location(named, node)]
