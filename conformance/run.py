@@ -131,6 +131,7 @@ class ModeRun:
     duration: float = 0.0
     error: str = ""
     log: str = ""
+    sugar: dict[str, list[str]] = field(default_factory=dict)  # module: what check finds
 
 
 @dataclass
@@ -169,8 +170,9 @@ def judge(entry: Entry, original: ModeRun, desugared: ModeRun) -> Report:
         elif before in GOOD and after not in GOOD:
             (report.tolerated if expected else report.regressions).append(test_id)
     notes = [f"{mode}: {run.status}" for mode, run in report.runs.items() if run.status != "ok"]
+    notes += [f"sugar left in {name}: {', '.join(found)}" for name, found in desugared.sugar.items()]
     report.note = "; ".join(notes)
-    if original.status != "ok" or report.regressions or desugared.status != "ok":
+    if original.status != "ok" or report.regressions or desugared.status != "ok" or desugared.sugar:
         report.status = "FAIL"
     return report
 
@@ -226,7 +228,8 @@ def run_mode(entry: Entry, mode: str, logs: Path, timeout: float | None = None) 
             return ModeRun("crash", {}, took, f"exit code {code}, no result", str(log_path))
         record = json.loads(out.read_text(encoding="utf-8"))
         return ModeRun(
-            record["status"], record["tests"], record["duration"], record["error"], str(log_path)
+            record["status"], record["tests"], record["duration"], record["error"], str(log_path),
+            record.get("sugar", {}),
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

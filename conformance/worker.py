@@ -13,7 +13,11 @@ The result file is JSON::
 
     {"status": "ok", "error": "", "duration": 1.5,
      "loaders": {"test.test_bool": "unsugar.runner.DesugaringLoader"},
-     "tests": {"test.test_bool.BoolTest.test_and": "pass", ...}}
+     "tests": {"test.test_bool.BoolTest.test_and": "pass", ...},
+     "sugar": {}}
+
+``sugar`` (desugared mode, no rule kept) maps each desugared module whose
+output is not core to what ``unsugar check`` finds there.
 
 ``status`` is ``ok``, ``import-error`` (the module did not import; ``error``
 has the traceback) or ``not-desugared`` (a module meant to be desugared was
@@ -149,7 +153,28 @@ def run(
     result = runner.run(suite)
     record["tests"] = {**dict.fromkeys(sorted(removed), "skip"), **result.outcomes}
     record["duration"] = time.perf_counter() - start
+    if mode == "desugared" and not keep:
+        record["sugar"] = sugar_left([m for m, kind in loaders.items() if kind.startswith("unsugar.")])
     return record
+
+
+def sugar_left(modules: list[str]) -> dict[str, list[str]]:
+    """What ``unsugar check`` finds in the output of each of ``modules`` (desugared
+    again from its file: the import hook may have taken its code from the cache)."""
+    import ast
+
+    from unsugar.checker import find_sugar
+    from unsugar.pipeline import desugar_tree
+
+    found: dict[str, list[str]] = {}
+    for name in modules:
+        path = sys.modules[name].__file__
+        with open(path, "rb") as source:
+            tree = desugar_tree(ast.parse(source.read(), path))
+        sugar = sorted(f"{f.line}:{f.col + 1}: {f.rule}" for f in find_sugar(tree))
+        if sugar:
+            found[name] = sugar[:5] + ([f"... {len(sugar)} in all"] if len(sugar) > 5 else [])
+    return found
 
 
 def _within(name: str, packages: list[str]) -> bool:

@@ -156,6 +156,26 @@ def test_regression_is_detected(after):
         assert f"REGRESSION {B}: pass -> {after}" in details
 
 
+def test_sugar_left_in_an_output_fails_the_module():
+    desugared = ok(test_a="pass")
+    desugared.sugar = {"test.test_x": ["3:5: async-def"]}
+    report = conformance.judge(Entry("test_x"), ok(test_a="pass"), desugared)
+    assert report.failed and report.regressions == []
+    assert report.note == "sugar left in test.test_x: 3:5: async-def"
+
+
+def test_worker_reports_sugar_left_in_outputs(tmp_path, monkeypatch):
+    (tmp_path / "sugary.py").write_text("async def f():\n    await g()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import sugary  # noqa: F401  (imported plainly: only its file is read again)
+
+    assert worker.sugar_left(["sugary"]) == {}
+    import unsugar.pipeline
+
+    monkeypatch.setattr(unsugar.pipeline, "desugar_tree", lambda tree: tree)  # a rule that did nothing
+    assert worker.sugar_left(["sugary"]) == {"sugary": ["1:1: async-def", "2:5: await"]}
+
+
 def test_expected_failure_of_unittest_counts_as_passing():
     report = conformance.judge(Entry("test_x"), ok(test_a="xfail"), ok(test_a="xpass"))
     assert report.regressions == [A]

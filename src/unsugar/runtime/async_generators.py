@@ -16,11 +16,12 @@ first-iteration and finaliser hooks), and its awaitables
 
 async_generators_sys = __import__("sys")
 async_generators_hooks = async_generators_sys.get_asyncgen_hooks
-#: From 3.12, ``athrow(type, value, traceback)`` is deprecated.
-async_generators_warn_three_arguments = int.__ge__(
+#: From 3.12, ``athrow(type, value, traceback)`` is deprecated, and there is ``ag_suspended``.
+async_generators_from_312 = int.__ge__(
     tuple.__getitem__(async_generators_sys.version_info, 1), 12)
-#: From 3.13, an ``asend``/``athrow``/``aclose`` awaitable dropped unawaited warns.
-async_generators_warn_unawaited = int.__ge__(
+#: From 3.13, an ``asend``/``athrow``/``aclose`` awaitable dropped unawaited warns,
+#: and closing one that runs throws ``GeneratorExit`` in.
+async_generators_from_313 = int.__ge__(
     tuple.__getitem__(async_generators_sys.version_info, 1), 13)
 
 
@@ -186,7 +187,7 @@ def async_generator_asend(agen, value):
 
 
 def async_generator_athrow(agen, *args):
-    if async_generators_warn_three_arguments and int.__gt__(len(args), 1):
+    if async_generators_from_312 and int.__gt__(len(args), 1):
         __import__("warnings").warn(
             "the (type, exc, tb) signature of athrow() is deprecated, "
             "use the single-arg signature instead.", DeprecationWarning, 2)
@@ -271,7 +272,27 @@ def async_generator_asend_throw(awaitable, *args):
 
 
 def async_generator_awaitable_close(awaitable):
+    """``close()`` before 3.13: the awaitable is done, the generator left as it is."""
     awaitable.state = 2
+
+
+def async_generator_asend_close(awaitable):
+    """``close()`` from 3.13: ``GeneratorExit`` thrown in, as a coroutine's close."""
+    if not int.__eq__(awaitable.state, 2):
+        async_generator_close_awaitable(async_generator_asend_throw, awaitable)
+
+
+def async_generator_athrow_close(awaitable):
+    if not int.__eq__(awaitable.state, 2):
+        async_generator_close_awaitable(async_generator_athrow_throw, awaitable)
+
+
+def async_generator_close_awaitable(throw, awaitable):
+    try:
+        throw(awaitable, GeneratorExit)
+    except (StopIteration, StopAsyncIteration, GeneratorExit):
+        return
+    raise RuntimeError("coroutine ignored GeneratorExit")
 
 
 def async_generator_athrow_new(agen, args):
@@ -434,13 +455,14 @@ def async_generator_rename(agen, name, value):
 
 
 def async_generator_make_type(name, methods):
-    """The type ``name``, without what the running version's type lacks: the
-    ``ag_suspended`` attribute before 3.12, the "never awaited" warning of an
-    awaitable before 3.13."""
-    if not async_generators_warn_three_arguments:
+    """The type ``name`` as the running version has it: no ``ag_suspended``
+    before 3.12; before 3.13, an awaitable neither warns when dropped
+    unawaited nor throws into the generator when closed."""
+    if not async_generators_from_312:
         dict.pop(methods, "ag_suspended", None)
-    if not async_generators_warn_unawaited and not str.__eq__(name, "async_generator"):
+    if not async_generators_from_313 and not str.__eq__(name, "async_generator"):
         dict.__delitem__(methods, "__del__")
+        dict.__setitem__(methods, "close", async_generator_awaitable_close)
     return type(name, (), methods)
 
 
@@ -468,7 +490,7 @@ async_generator_asend_type = async_generator_make_type("async_generator_asend", 
     "__del__": async_generator_asend_finalize,
     "send": async_generator_asend_send,
     "throw": async_generator_asend_throw,
-    "close": async_generator_awaitable_close,
+    "close": async_generator_asend_close,
     "__next__": async_generator_asend_next,
     "__iter__": async_generator_self,
     "__await__": async_generator_self,
@@ -479,7 +501,7 @@ async_generator_athrow_type = async_generator_make_type("async_generator_athrow"
     "__del__": async_generator_athrow_finalize,
     "send": async_generator_athrow_send,
     "throw": async_generator_athrow_throw,
-    "close": async_generator_awaitable_close,
+    "close": async_generator_athrow_close,
     "__next__": async_generator_athrow_next,
     "__iter__": async_generator_self,
     "__await__": async_generator_self,
