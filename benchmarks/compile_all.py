@@ -7,8 +7,9 @@
 For every ``.py`` file under the directory of ``os.__file__`` (tests, idlelib
 and lib2to3 included, ``site-packages`` left out) that CPython compiles, the
 file is desugared and its output compiled. Prints the counts, every failure
-(desugar crashes apart from output that does not compile) and the deepest
-static block depth (:mod:`unsugar.depth`) of the inputs and of the outputs.
+(desugar crashes apart from output that does not compile), the outputs in
+which ``unsugar check`` finds sugar (by rule), and the deepest static block
+depth (:mod:`unsugar.depth`) of the inputs and of the outputs.
 Each file runs in a worker process with a time limit; a worker that dies (a
 crash of CPython's compiler) is reported for its file and replaced.
 """
@@ -30,6 +31,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from unsugar import desugar
+from unsugar.checker import find_sugar
 from unsugar.depth import MAX_BLOCKS, static_block_depth
 
 ROOT = Path(os.__file__).parent
@@ -69,7 +71,11 @@ def check(path: Path) -> dict:
         output = desugar(source, filename=str(path))
     except Exception as exc:  # noqa: BLE001  (every crash is reported)
         return {**result, "status": DESUGAR, "error": describe(exc)}
-    result["out_depth"], result["out_line"] = depth_of(ast.parse(output))
+    tree = ast.parse(output)
+    result["out_depth"], result["out_line"] = depth_of(tree)
+    sugar = sorted({finding.rule for finding in find_sugar(tree)})
+    if sugar:
+        result["sugar"] = sugar
     try:
         compile(output, str(path), "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -189,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"failures:                 {compiled - counts[OK]}  ("
           + ", ".join(f"{status} {counts[status]}"
                       for status in (DESUGAR, OUTPUT, TIMEOUT, CRASH)) + ")")
+    sugary = collections.Counter(rule for result in results for rule in result.get("sugar", ()))
+    print(f"outputs with sugar left:  {sum('sugar' in result for result in results)}"
+          + (f"  ({', '.join(f'{rule} in {n}' for rule, n in sugary.most_common())})"
+             if sugary else ""))
     for label, key in (("input", "in"), ("output", "out")):
         depth, where = deepest(results, key)
         over = sum(result.get(key + "_depth", 0) > MAX_BLOCKS for result in results)

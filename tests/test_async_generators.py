@@ -292,7 +292,8 @@ SNIPPETS = {
             print([x async for x in s.items()])
             f = Sub.items
             print(f.__name__, f.__qualname__, f.__doc__, f.__defaults__, f.__kwdefaults__)
-            print(inspect.signature(f))
+            print(inspect.signature(f), inspect.isasyncgenfunction(f),
+                  inspect.isasyncgenfunction(s.items), asyncio.iscoroutinefunction(f))
             ag = s.items()
             print(ag.__name__, ag.__qualname__, type(ag).__name__, ag.ag_running, ag.ag_code.co_name)
             print(isinstance(ag, collections.abc.AsyncGenerator),

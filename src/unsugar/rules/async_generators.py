@@ -4,9 +4,10 @@ The function keeps its signature; its body becomes a generator def inside
 it, given every parameter, whose own ``yield v`` yields a wrapped value
 (``runtime/async_generators.py``) and whose ``await``s yield to the event
 loop as a coroutine's do. The function returns the ``async_generator``
-object over that generator; the body's code is named after the function
-once, when it is defined, so that frames and qualified names read as in the
-original.
+object over that generator. Once, when it is defined, the function is made
+again with its code flagged an async generator's (for ``inspect``), and the
+body's code is named after it, so that frames and qualified names read as in
+the original.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def _parameters(args: ast.arguments) -> list[str]:
     before="async def g(n):\n    await f()\n    yield n",
     after="def g(n):\n    def _us_agen_1(n):\n        ...  # await f(): the yield from loop\n"
     "        yield _us_async_generator_value(n)\n"
-    "    return _us_async_generator_new(_us_agen_1(n))\n_us_async_generator_function(g)",
+    "    return _us_async_generator_new(_us_agen_1(n))\ng = _us_async_generator_function(g)",
     reference="expressions.html#asynchronous-generator-functions",
     applies=is_async_generator,
 )
@@ -74,5 +75,5 @@ def lower_async_generator(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.s
         if hasattr(node, name):
             setattr(function, name, getattr(node, name))
     name = cx.mangle(node.name)
-    named = b.expr(b.call(cx.rt("async_generator_function"), b.load(name)))
-    return [function, b.copy_location(named, node)]
+    made = b.assign(name, b.call(cx.rt("async_generator_function"), b.load(name)))
+    return [function, b.copy_location(made, node)]

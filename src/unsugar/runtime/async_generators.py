@@ -15,6 +15,8 @@ first-iteration and finaliser hooks), and its awaitables
 """
 
 async_generators_sys = __import__("sys")
+#: ``CO_ASYNC_GENERATOR``.
+async_generators_flag = 512
 async_generators_hooks = async_generators_sys.get_asyncgen_hooks
 #: From 3.12, ``athrow(type, value, traceback)`` is deprecated, and there is ``ag_suspended``.
 async_generators_from_312 = int.__ge__(
@@ -26,9 +28,11 @@ async_generators_from_313 = int.__ge__(
 
 
 def async_generator_function(function):
-    """Names the body (the code object made inside ``function``) after
-    ``function``, once: its frames, its generators and the functions nested
-    in it are named as in the original ``async def``."""
+    """``function`` made again with its code flagged ``CO_ASYNC_GENERATOR``
+    (what ``inspect.isasyncgenfunction`` reads; it has no effect on a call,
+    as its code does not start a generator), and the body (the code object
+    made inside it) named after it: its frames, its generators and the
+    functions nested in it are named as in the original ``async def``."""
     code = function.__code__
     consts = list(code.co_consts)
     index = 0
@@ -42,7 +46,8 @@ def async_generator_function(function):
                     str.__add__(code.co_qualname, ".")),
             ))
         index = int.__add__(index, 1)
-    function.__code__ = code.replace(co_consts=tuple(consts))
+    return function_with_code(function, code.replace(  # noqa: F821  (runtime/coroutines.py)
+        co_consts=tuple(consts), co_flags=int.__or__(code.co_flags, async_generators_flag)))
 
 
 def async_generator_value(value):

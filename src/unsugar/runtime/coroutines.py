@@ -17,10 +17,15 @@ coroutines_iterable_coroutine = 256
 
 def coroutine_function(function):
     """``function`` (a generator function) made again as a coroutine function:
-    the same code flagged ``CO_COROUTINE``, the same attributes (a function's
-    code cannot change kind in place from 3.13)."""
+    the same code flagged ``CO_COROUTINE``."""
     code = function.__code__
-    code = code.replace(co_flags=int.__xor__(code.co_flags, coroutines_generator_to_coroutine))
+    return function_with_code(
+        function, code.replace(co_flags=int.__xor__(code.co_flags, coroutines_generator_to_coroutine)))
+
+
+def function_with_code(function, code):
+    """``function`` made again with ``code`` instead, with the same attributes
+    (a function's code cannot change kind in place from 3.13)."""
     made = type(function)(code, function.__globals__, function.__name__, function.__defaults__,
                           function.__closure__)
     made.__kwdefaults__ = function.__kwdefaults__
