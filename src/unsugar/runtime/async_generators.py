@@ -94,14 +94,16 @@ def async_generator_resume(agen, sent, thrown):
     cycle would keep the generator alive past its last use)."""
     ended = False
     cause = None
-    if sent is not None and agen.body.gi_frame is not None and not agen.body.gi_suspended:
+    body = agen.body
+    if sent is not None and body.gi_frame is not None and not body.gi_suspended \
+            and not body.gi_running:
         agen.running = False
         raise TypeError("can't send non-None value to a just-started async generator")
     try:
         if thrown is None:
-            result = agen.body.send(sent)
+            result = body.send(sent)
         else:
-            result = agen.body.throw(*thrown)
+            result = body.throw(*thrown)
     except StopIteration:
         agen.closed = True
         agen.running = False
