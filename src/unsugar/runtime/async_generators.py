@@ -154,8 +154,8 @@ def async_generator_throw_arguments(awaitable):
     exception, as ``generator.throw`` makes it (without its deprecation
     warning). They are taken from the awaitable: the exception's traceback
     will hold the frames that hold the awaitable."""
-    args = awaitable.args
-    awaitable.args = ()
+    args = awaitable.argument
+    awaitable.argument = ()
     count = len(args)
     if int.__lt__(count, 1):
         raise TypeError(f"athrow expected at least 1 argument, got {count}")
@@ -185,12 +185,12 @@ def async_generator_aiter(agen):
 
 def async_generator_anext(agen):
     async_generator_init_hooks(agen)
-    return async_generator_asend_new(agen, None)
+    return async_generator_awaitable_new(async_generator_asend_type, agen, None)
 
 
 def async_generator_asend(agen, value):
     async_generator_init_hooks(agen)
-    return async_generator_asend_new(agen, value)
+    return async_generator_awaitable_new(async_generator_asend_type, agen, value)
 
 
 def async_generator_athrow(agen, *args):
@@ -199,12 +199,12 @@ def async_generator_athrow(agen, *args):
             "the (type, exc, tb) signature of athrow() is deprecated, "
             "use the single-arg signature instead.", DeprecationWarning, 2)
     async_generator_init_hooks(agen)
-    return async_generator_athrow_new(agen, args)
+    return async_generator_awaitable_new(async_generator_athrow_type, agen, args)
 
 
 def async_generator_aclose(agen):
     async_generator_init_hooks(agen)
-    return async_generator_athrow_new(agen, None)
+    return async_generator_awaitable_new(async_generator_athrow_type, agen, None)
 
 
 def async_generator_finalize(agen):
@@ -227,25 +227,36 @@ def async_generator_repr(agen):
     return f"<async_generator object {agen.body.__qualname__} at {hex(id(agen))}>"
 
 
-def async_generator_asend_new(agen, value):
-    awaitable = object.__new__(async_generator_asend_type)
+def async_generator_awaitable_new(kind, agen, argument):
+    """An ``asend`` (``argument``: the value sent) or ``athrow`` awaitable
+    (the arguments of ``athrow``, ``None`` for ``aclose``), not started."""
+    awaitable = object.__new__(kind)
     awaitable.agen = agen
-    awaitable.sent = value
+    awaitable.argument = argument
     awaitable.state = 0
     return awaitable
 
 
-def async_generator_asend_send(awaitable, value):
+def async_generator_checked(awaitable, method):
+    """What a resumption of an awaitable checks first: that it has not ended,
+    and on the first one, that the generator is not running (``method``
+    names the awaitable in the message)."""
     state = awaitable.state
     if int.__eq__(state, 2):
-        raise RuntimeError("cannot reuse already awaited __anext__()/asend()")
-    agen = awaitable.agen
-    if int.__eq__(state, 0):
-        if agen.running:
-            awaitable.state = 2
-            raise RuntimeError("anext(): asynchronous generator is already running")
+        raise RuntimeError("cannot reuse already awaited __anext__()/asend()"
+                           if str.__eq__(method, "anext") else
+                           "cannot reuse already awaited aclose()/athrow()")
+    if int.__eq__(state, 0) and awaitable.agen.running:
+        awaitable.state = 2
+        raise RuntimeError(f"{method}(): asynchronous generator is already running")
+    return awaitable.agen
+
+
+def async_generator_asend_send(awaitable, value):
+    agen = async_generator_checked(awaitable, "anext")
+    if int.__eq__(awaitable.state, 0):
         if value is None:
-            value = awaitable.sent
+            value = awaitable.argument
         awaitable.state = 1
     agen.running = True
     try:
@@ -260,13 +271,13 @@ def async_generator_asend_next(awaitable):
 
 
 def async_generator_asend_throw(awaitable, *args):
-    if int.__eq__(awaitable.state, 2):
-        raise RuntimeError("cannot reuse already awaited __anext__()/asend()")
-    agen = awaitable.agen
+    return async_generator_thrown_in(awaitable, "anext", args)
+
+
+def async_generator_thrown_in(awaitable, method, args):
+    """``throw(*args)`` of an ``asend`` or ``athrow`` awaitable: into the body."""
+    agen = async_generator_checked(awaitable, method)
     if int.__eq__(awaitable.state, 0):
-        if agen.running:
-            awaitable.state = 2
-            raise RuntimeError("anext(): asynchronous generator is already running")
         awaitable.state = 1
         agen.running = True
     try:
@@ -283,46 +294,24 @@ def async_generator_awaitable_close(awaitable):
     awaitable.state = 2
 
 
-def async_generator_asend_close(awaitable):
+def async_generator_thrown_close(awaitable):
     """``close()`` from 3.13: ``GeneratorExit`` thrown in, as a coroutine's close."""
-    if not int.__eq__(awaitable.state, 2):
-        async_generator_close_awaitable(async_generator_asend_throw, awaitable)
-
-
-def async_generator_athrow_close(awaitable):
-    if not int.__eq__(awaitable.state, 2):
-        async_generator_close_awaitable(async_generator_athrow_throw, awaitable)
-
-
-def async_generator_close_awaitable(throw, awaitable):
+    if int.__eq__(awaitable.state, 2):
+        return
     try:
-        throw(awaitable, GeneratorExit)
+        awaitable.throw(GeneratorExit)
     except (StopIteration, StopAsyncIteration, GeneratorExit):
         return
     raise RuntimeError("coroutine ignored GeneratorExit")
 
 
-def async_generator_athrow_new(agen, args):
-    awaitable = object.__new__(async_generator_athrow_type)
-    awaitable.agen = agen
-    awaitable.args = args
-    awaitable.state = 0
-    return awaitable
-
-
 def async_generator_athrow_send(awaitable, value):
-    if int.__eq__(awaitable.state, 2):
-        raise RuntimeError("cannot reuse already awaited aclose()/athrow()")
-    agen = awaitable.agen
+    closing = awaitable.argument is None
+    agen = async_generator_checked(awaitable, "aclose" if closing else "athrow")
     if agen.body.gi_frame is None:  # the body has finished
         awaitable.state = 2
         raise StopIteration
-    closing = awaitable.args is None
     if int.__eq__(awaitable.state, 0):
-        if agen.running:
-            awaitable.state = 2
-            raise RuntimeError("aclose(): asynchronous generator is already running" if closing
-                               else "athrow(): asynchronous generator is already running")
         if agen.closed:
             awaitable.state = 2
             raise StopAsyncIteration
@@ -382,26 +371,13 @@ def async_generator_athrow_next(awaitable):
 
 
 def async_generator_athrow_throw(awaitable, *args):
-    if int.__eq__(awaitable.state, 2):
-        raise RuntimeError("cannot reuse already awaited aclose()/athrow()")
-    agen = awaitable.agen
-    closing = awaitable.args is None
+    if awaitable.argument is not None:
+        return async_generator_thrown_in(awaitable, "athrow", args)
+    agen = async_generator_checked(awaitable, "aclose")
     if int.__eq__(awaitable.state, 0):
-        if agen.running:
-            awaitable.state = 2
-            raise RuntimeError("aclose(): asynchronous generator is already running" if closing
-                               else "athrow(): asynchronous generator is already running")
         awaitable.state = 1
         agen.running = True
-    try:
-        if closing:
-            return async_generator_closing(awaitable, None, args)
-        return async_generator_resume(agen, None, args)
-    except BaseException:
-        args = None
-        agen.running = False
-        awaitable.state = 2
-        raise
+    return async_generator_closing(awaitable, None, args)
 
 
 def async_generator_asend_finalize(awaitable):
@@ -411,7 +387,7 @@ def async_generator_asend_finalize(awaitable):
 
 def async_generator_athrow_finalize(awaitable):
     if int.__eq__(awaitable.state, 0):
-        async_generator_unawaited(awaitable.agen, "aclose" if awaitable.args is None else "athrow")
+        async_generator_unawaited(awaitable.agen, "aclose" if awaitable.argument is None else "athrow")
 
 
 def async_generator_unawaited(agen, method):
@@ -461,20 +437,35 @@ def async_generator_rename(agen, name, value):
         object.__setattr__(agen, name, value)
 
 
-def async_generator_make_type(name, methods):
-    """The type ``name`` as the running version has it: no ``ag_suspended``
-    before 3.12; before 3.13, an awaitable neither warns when dropped
-    unawaited nor throws into the generator when closed."""
+def async_generator_object_type(methods):
+    """The ``async_generator`` type (``ag_suspended`` from 3.12)."""
     if not async_generators_from_312:
-        dict.pop(methods, "ag_suspended", None)
-    if not async_generators_from_313 and not str.__eq__(name, "async_generator"):
-        dict.__delitem__(methods, "__del__")
-        dict.__setitem__(methods, "close", async_generator_awaitable_close)
+        dict.__delitem__(methods, "ag_suspended")
+    return type("async_generator", (), methods)
+
+
+def async_generator_awaitable_type(name, send, throw, step, finalize):
+    """``async_generator_asend`` or ``async_generator_athrow``: an awaitable
+    that is its own iterator. From 3.13 one dropped unawaited warns
+    (``finalize``), and ``close()`` throws in."""
+    methods = {
+        "__slots__": ("agen", "argument", "state"),
+        "send": send,
+        "throw": throw,
+        "__next__": step,
+        "__iter__": async_generator_self,
+        "__await__": async_generator_self,
+        "close": async_generator_awaitable_close,
+        "__module__": "builtins",
+    }
+    if async_generators_from_313:
+        dict.__setitem__(methods, "__del__", finalize)
+        dict.__setitem__(methods, "close", async_generator_thrown_close)
     return type(name, (), methods)
 
 
 async_generator_wrapped_type = type("async_generator_wrapped_value", (), {"__slots__": ("value",)})
-async_generator_type = async_generator_make_type("async_generator", {
+async_generator_type = async_generator_object_type({
     "__slots__": ("body", "running", "closed", "hooks_inited", "finalizer", "__weakref__"),
     "__aiter__": async_generator_aiter,
     "__anext__": async_generator_anext,
@@ -482,35 +473,19 @@ async_generator_type = async_generator_make_type("async_generator", {
     "athrow": async_generator_athrow,
     "aclose": async_generator_aclose,
     "__del__": async_generator_finalize,
-    "ag_suspended": property(async_generator_suspended),
     "__repr__": async_generator_repr,
     "ag_running": property(async_generator_running),
     "ag_frame": property(async_generator_frame),
     "ag_code": property(async_generator_code),
     "ag_await": property(async_generator_awaited),
+    "ag_suspended": property(async_generator_suspended),
     "__getattr__": async_generator_names,
     "__setattr__": async_generator_rename,
     "__module__": "builtins",
 })
-async_generator_asend_type = async_generator_make_type("async_generator_asend", {
-    "__slots__": ("agen", "sent", "state"),
-    "__del__": async_generator_asend_finalize,
-    "send": async_generator_asend_send,
-    "throw": async_generator_asend_throw,
-    "close": async_generator_asend_close,
-    "__next__": async_generator_asend_next,
-    "__iter__": async_generator_self,
-    "__await__": async_generator_self,
-    "__module__": "builtins",
-})
-async_generator_athrow_type = async_generator_make_type("async_generator_athrow", {
-    "__slots__": ("agen", "args", "state"),
-    "__del__": async_generator_athrow_finalize,
-    "send": async_generator_athrow_send,
-    "throw": async_generator_athrow_throw,
-    "close": async_generator_athrow_close,
-    "__next__": async_generator_athrow_next,
-    "__iter__": async_generator_self,
-    "__await__": async_generator_self,
-    "__module__": "builtins",
-})
+async_generator_asend_type = async_generator_awaitable_type(
+    "async_generator_asend", async_generator_asend_send, async_generator_asend_throw,
+    async_generator_asend_next, async_generator_asend_finalize)
+async_generator_athrow_type = async_generator_awaitable_type(
+    "async_generator_athrow", async_generator_athrow_send, async_generator_athrow_throw,
+    async_generator_athrow_next, async_generator_athrow_finalize)
