@@ -132,6 +132,7 @@ class ModeRun:
     error: str = ""
     log: str = ""
     sugar: dict[str, list[str]] = field(default_factory=dict)  # module: what check finds
+    unrewritten: dict[str, list[str]] = field(default_factory=dict)  # module: constructs kept
 
 
 @dataclass
@@ -171,6 +172,8 @@ def judge(entry: Entry, original: ModeRun, desugared: ModeRun) -> Report:
             (report.tolerated if expected else report.regressions).append(test_id)
     notes = [f"{mode}: {run.status}" for mode, run in report.runs.items() if run.status != "ok"]
     notes += [f"sugar left in {name}: {', '.join(found)}" for name, found in desugared.sugar.items()]
+    notes += [f"not rewritten yet in {name}: {', '.join(kinds)}"
+              for name, kinds in desugared.unrewritten.items()]
     report.note = "; ".join(notes)
     if original.status != "ok" or report.regressions or desugared.status != "ok" or desugared.sugar:
         report.status = "FAIL"
@@ -229,7 +232,7 @@ def run_mode(entry: Entry, mode: str, logs: Path, timeout: float | None = None) 
         record = json.loads(out.read_text(encoding="utf-8"))
         return ModeRun(
             record["status"], record["tests"], record["duration"], record["error"], str(log_path),
-            record.get("sugar", {}),
+            record.get("sugar", {}), record.get("unrewritten", {}),
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -14,10 +14,12 @@ The result file is JSON::
     {"status": "ok", "error": "", "duration": 1.5,
      "loaders": {"test.test_bool": "unsugar.runner.DesugaringLoader"},
      "tests": {"test.test_bool.BoolTest.test_and": "pass", ...},
-     "sugar": {}}
+     "sugar": {}, "unrewritten": {}}
 
 ``sugar`` (desugared mode, no rule kept) maps each desugared module whose
-output is not core to what ``unsugar check`` finds there.
+output is not core to what ``unsugar check`` finds there that a rule
+removes; ``unrewritten`` to the constructs found there that no rule rewrites
+yet.
 
 ``status`` is ``ok``, ``import-error`` (the module did not import; ``error``
 has the traceback) or ``not-desugared`` (a module meant to be desugared was
@@ -154,27 +156,35 @@ def run(
     record["tests"] = {**dict.fromkeys(sorted(removed), "skip"), **result.outcomes}
     record["duration"] = time.perf_counter() - start
     if mode == "desugared" and not keep:
-        record["sugar"] = sugar_left([m for m, kind in loaders.items() if kind.startswith("unsugar.")])
+        record["sugar"], record["unrewritten"] = sugar_left(
+            [m for m, kind in loaders.items() if kind.startswith("unsugar.")])
     return record
 
 
-def sugar_left(modules: list[str]) -> dict[str, list[str]]:
+def sugar_left(modules: list[str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """What ``unsugar check`` finds in the output of each of ``modules`` (desugared
-    again from its file: the import hook may have taken its code from the cache)."""
+    again from its file: the import hook may have taken its code from the cache):
+    sugar that a rule removes (a bug), and constructs no rule rewrites yet."""
     import ast
 
     from unsugar.checker import find_sugar
     from unsugar.pipeline import desugar_tree
+    from unsugar.registry import load_all
 
-    found: dict[str, list[str]] = {}
+    rules = load_all()
+    sugar: dict[str, list[str]] = {}
+    unrewritten: dict[str, list[str]] = {}
     for name in modules:
         path = sys.modules[name].__file__
         with open(path, "rb") as source:
-            tree = desugar_tree(ast.parse(source.read(), path))
-        sugar = sorted(f"{f.line}:{f.col + 1}: {f.rule}" for f in find_sugar(tree))
-        if sugar:
-            found[name] = sugar[:5] + ([f"... {len(sugar)} in all"] if len(sugar) > 5 else [])
-    return found
+            found = list(find_sugar(desugar_tree(ast.parse(source.read(), path))))
+        left = sorted(f"{f.line}:{f.col + 1}: {f.rule}" for f in found if f.rule in rules)
+        if left:
+            sugar[name] = left[:5] + ([f"... {len(left)} in all"] if len(left) > 5 else [])
+        kinds = sorted({f.rule for f in found if f.rule not in rules})
+        if kinds:
+            unrewritten[name] = kinds
+    return sugar, unrewritten
 
 
 def _within(name: str, packages: list[str]) -> bool:
