@@ -26,6 +26,7 @@ from unsugar.rules import (  # noqa: F401
     operators,
     simple,
     subscripts,
+    type_params,
     walrus,
     with_stmt,
 )

@@ -25,6 +25,7 @@ MODULES = (
     "generators",
     "coroutines",
     "async_generators",
+    "type_params",
     "imports",
     "classes",
     "matching",

@@ -1,0 +1,48 @@
+"""Type parameters and ``type`` aliases (PEP 695, 696): CPython's own objects.
+
+``typing.TypeVar(name, bound=...)`` evaluates its bound at once; the objects
+the syntax makes evaluate bounds, constraints, defaults and alias values when
+first read, once. Only the interpreter's intrinsics make those
+(``INTRINSIC_TYPEVAR_WITH_BOUND``, ``INTRINSIC_TYPEALIAS``, ...), so the
+runtime assembles, once per intrinsic, the code of a function that runs it:
+``RESUME 0; LOAD_FAST 0 [; LOAD_FAST 1]; CALL_INTRINSIC_1/2 n; RETURN_VALUE``.
+The function runs with the calling module's globals, from which the objects
+take their ``__module__``.
+"""
+
+type_params_codes = dict()
+
+
+def type_params_template(first, second):
+    """Whose code the intrinsics' code replaces (its shape: two positional arguments)."""
+    return first
+
+
+def type_params_code(name):
+    """The code of a function that returns intrinsic ``name`` (``INTRINSIC_...``)
+    of its one or two arguments."""
+    code = dict.get(type_params_codes, name)
+    if code is not None:
+        return code
+    dis = __import__("dis")  # (the runtime imports only sys when it starts)
+    ones = dis._intrinsic_1_descs
+    count = 1 if list.__contains__(ones, name) else 2
+    table = ones if int.__eq__(count, 1) else dis._intrinsic_2_descs
+    opmap = dis.opmap
+    call = "CALL_INTRINSIC_1" if int.__eq__(count, 1) else "CALL_INTRINSIC_2"
+    words = [dict.__getitem__(opmap, "RESUME"), 0, dict.__getitem__(opmap, "LOAD_FAST"), 0]
+    if int.__eq__(count, 2):
+        list.extend(words, [dict.__getitem__(opmap, "LOAD_FAST"), 1])
+    list.extend(words, [dict.__getitem__(opmap, call), list.index(table, name),
+                        dict.__getitem__(opmap, "RETURN_VALUE"), 0])
+    base = type_params_template.__code__
+    code = base.replace(co_code=bytes(words), co_argcount=count, co_nlocals=count,
+                        co_varnames=tuple.__getitem__(base.co_varnames, slice(0, count)),
+                        co_stacksize=2, co_name=name, co_qualname=name)
+    dict.__setitem__(type_params_codes, name, code)
+    return code
+
+
+def type_param(name, module, *args):
+    """Intrinsic ``name`` of ``args``, run with the globals ``module``."""
+    return type(type_param)(type_params_code(name), module)(*args)
