@@ -105,3 +105,18 @@ def test_type_alias_outputs_are_core() -> None:
     out = desugared("type Tree[T: int = int] = list[Tree[T]] | T\n" if sys.version_info >= (3, 13)
                     else "type Tree[T: int] = list[Tree[T]] | T\n")
     assert not check_source(out)
+
+
+def test_generic_coroutine_and_async_generator_keep_their_type_parameters() -> None:
+    """Generic defs are not rewritten yet; an ``async def`` that is one stays generic."""
+    assert_same("""
+        import asyncio
+        async def co[B](x: B) -> B:
+            await asyncio.sleep(0)
+            return x
+        async def agen[T](x: T):
+            yield x
+        async def main():
+            print(await co(3), co.__type_params__, [y async for y in agen(4)], agen.__type_params__)
+        asyncio.run(main())
+    """, allow=("functiondef", "typevar", "annotation"))

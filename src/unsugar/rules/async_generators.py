@@ -69,7 +69,7 @@ def lower_async_generator(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.s
     function = ast.FunctionDef(name=node.name, args=node.args,
                                body=[*docstring, body, b.copy_location(b.ret(made), node)], decorator_list=[],
                                returns=node.returns, type_comment=node.type_comment)
-    function.type_params = []
+    function.type_params = getattr(node, "type_params", [])  # a generic def stays generic
     b.copy_location(function, node)
     for name in ("shown_name", "inner_qualname", "comprehension_frame"):
         if hasattr(node, name):

@@ -67,6 +67,7 @@ def lower_async_def(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.stmt]:
         body.append(b.while_(b.int_(0), [b.expr(ast.Yield(value=b.int_(0)))]))
     function = ast.FunctionDef(name=node.name, args=node.args, body=body, decorator_list=[],
                                returns=node.returns, type_comment=node.type_comment)
+    function.type_params = getattr(node, "type_params", [])  # a generic def stays generic
     b.copy_location(function, node)
     for name in ("shown_name", "inner_qualname"):
         if hasattr(node, name):
