@@ -7,8 +7,9 @@ read. As in CPython, those functions and the type parameters live in an
 annotation scope: a def around them (``<generic parameters of X>``), so that
 the value and the bounds see the parameters and the names around.
 
-Not rewritten yet: a ``type`` statement in a class body (its annotation
-scope also sees the class's names), generic functions and generic classes.
+Not rewritten yet: generic functions and generic classes; in a class body,
+a ``type`` statement with type parameters, or whose value needs statements
+or reads a variable of a function around the class.
 """
 
 from __future__ import annotations
@@ -85,13 +86,21 @@ def _applies(node: ast.AST) -> bool:
     applies=_applies,
 )
 def lower_type_alias(node: ast.TypeAlias, cx: Lowerer) -> list[ast.stmt]:
-    """In a class body the statement is kept (its scope sees the class's names)."""
+    """In a class body the value's names are the class's first, as the class
+    body's own: the value is lowered there, and the def returns what that
+    gives. Kept there: one with type parameters, a value that needs
+    statements or reads a variable of a function around the class."""
+    value = node.value
     if cx.scope.kind == "class":
-        setattr(node, KEPT, True)
-        return [node]
+        prelude, value = cx.capture(lambda: cx.expr(node.value))
+        free = cx.unit.names.fixed("namespace_free")  # reads a variable of a function around
+        if prelude or node.type_params or any(
+                isinstance(name, ast.Name) and name.id == free for name in ast.walk(value)):
+            setattr(node, KEPT, True)
+            return [node]
     alias = node.name.id
     module = b.call(cx.builtin("globals"))
-    evaluate, value = _evaluator(alias, node.value, node, cx)
+    evaluate, value = _evaluator(alias, value, node, cx)
     if not node.type_params:
         made = b.call(cx.rt("type_param"), cx.string("INTRINSIC_TYPEALIAS"), module,
                       ast.Tuple(elts=[cx.string(alias), cx.none(), b.load(evaluate)], ctx=ast.Load()))
