@@ -104,6 +104,12 @@ def attr(value: ast.expr, name: str) -> ast.Attribute:
     return ast.Attribute(value=value, attr=name, ctx=ast.Load())
 
 
+def parameters(args: ast.arguments) -> list[ast.arg]:
+    """Every parameter, in order: positional, ``*args``, keyword-only, ``**kwargs``."""
+    return [a for a in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg)
+            if a is not None]
+
+
 def function(
     name: str,
     params: ast.arguments | Sequence[str],

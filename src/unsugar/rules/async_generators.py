@@ -17,24 +17,13 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
-from unsugar.rules.coroutines import COROUTINE_MARK, own_nodes
+from unsugar.rules.coroutines import COROUTINE_MARK, own_nodes, plain_def
 
 
 def is_async_generator(node: ast.AsyncFunctionDef) -> bool:
     """No decorators left, and a ``yield`` in its own frame."""
     return not node.decorator_list and any(
         isinstance(item, ast.Yield) for item in own_nodes(node))
-
-
-def _parameters(args: ast.arguments) -> list[str]:
-    """Every parameter name, in order: positional, ``*args``, keyword-only, ``**kwargs``."""
-    names = [a.arg for a in [*args.posonlyargs, *args.args]]
-    if args.vararg:
-        names.append(args.vararg.arg)
-    names += [a.arg for a in args.kwonlyargs]
-    if args.kwarg:
-        names.append(args.kwarg.arg)
-    return names
 
 
 @stmt_rule(
@@ -58,7 +47,7 @@ def lower_async_generator(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.s
             item.value = b.copy_location(b.call(cx.rt("async_generator_value"), value), item)
     statements = list(node.body)
     docstring = statements[:1] if ast.get_docstring(node, clean=False) is not None else []
-    names = _parameters(node.args)
+    names = [param.arg for param in b.parameters(node.args)]
     body_name = cx.temp("agen")
     body = b.function(body_name, names, statements[len(docstring):])
     b.copy_location(body, node)
@@ -66,14 +55,7 @@ def lower_async_generator(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.s
     shown = getattr(node, "shown_name", node.name)
     body.inner_qualname = getattr(node, "inner_qualname", cx.qualname(shown) + ".<locals>.")
     made = b.call(cx.rt("async_generator_new"), b.call(b.load(body_name), *map(b.load, names)))
-    function = ast.FunctionDef(name=node.name, args=node.args,
-                               body=[*docstring, body, b.copy_location(b.ret(made), node)], decorator_list=[],
-                               returns=node.returns, type_comment=node.type_comment)
-    function.type_params = getattr(node, "type_params", [])  # a generic def stays generic
-    b.copy_location(function, node)
-    for name in ("shown_name", "inner_qualname", "comprehension_frame"):
-        if hasattr(node, name):
-            setattr(function, name, getattr(node, name))
+    function = plain_def(node, [*docstring, body, b.copy_location(b.ret(made), node)])
     name = cx.mangle(node.name)
     made = b.assign(name, b.call(cx.rt("async_generator_function"), b.load(name)))
     return [function, b.copy_location(made, node)]

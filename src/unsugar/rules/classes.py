@@ -157,7 +157,7 @@ def _scope_walk(nodes: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
             parts = [*getattr(node, "decorator_list", ()), *args.defaults,
                      *(d for d in args.kw_defaults if d is not None)]
             if not isinstance(node, ast.Lambda):
-                parts += [a.annotation for a in _params(args) if a.annotation is not None]
+                parts += [a.annotation for a in b.parameters(args) if a.annotation is not None]
                 parts += [node.returns] if node.returns is not None else []
         elif isinstance(node, ast.ClassDef):
             nested.append(node)
@@ -169,11 +169,6 @@ def _scope_walk(nodes: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
             parts = list(ast.iter_child_nodes(node))
         todo.extend(reversed(parts))
     return own, nested
-
-
-def _params(args: ast.arguments) -> list[ast.arg]:
-    return [a for a in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg)
-            if a is not None]
 
 
 def _inside(node: ast.AST) -> list[ast.AST]:
@@ -203,7 +198,7 @@ def _names(node: ast.AST, class_name: str | None) -> _Names:
     own, nested = _scope_walk(_inside(node))
     found = _Names(set(), set(), set(), set())
     if isinstance(node, _FUNCTIONS):
-        found.bound.update(a.arg for a in _params(node.args))
+        found.bound.update(a.arg for a in b.parameters(node.args))
     for item in own:
         if isinstance(item, ast.Name):
             (found.loads if isinstance(item.ctx, ast.Load) else found.bound).add(item.id)
@@ -288,7 +283,7 @@ def _uses_class_cell(node: ast.AST) -> bool:
         return _class_body_reads_class_cell(node)
     own, nested = _scope_walk(_inside(node))
     binds = isinstance(node, (*_FUNCTIONS, ast.Lambda)) and any(
-        a.arg == "__class__" for a in _params(node.args)
+        a.arg == "__class__" for a in b.parameters(node.args)
     )
     uses = False
     for item in own:

@@ -48,6 +48,18 @@ def _is_plain_coroutine(node: ast.AsyncFunctionDef) -> bool:
         isinstance(item, ast.Yield) for item in own_nodes(node))
 
 
+def plain_def(node: ast.AsyncFunctionDef, body: list[ast.stmt]) -> ast.FunctionDef:
+    """A ``def`` with ``node``'s name, signature, type parameters (a generic
+    def stays generic) and naming marks, and ``body``."""
+    function = ast.FunctionDef(name=node.name, args=node.args, body=body, decorator_list=[],
+                               returns=node.returns, type_comment=node.type_comment)
+    function.type_params = getattr(node, "type_params", [])
+    for name in ("shown_name", "inner_qualname", "comprehension_frame"):
+        if hasattr(node, name):
+            setattr(function, name, getattr(node, name))
+    return b.copy_location(function, node)
+
+
 @stmt_rule(
     ast.AsyncFunctionDef,
     id="async-def",
@@ -65,13 +77,7 @@ def lower_async_def(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.stmt]:
     body = list(node.body)
     if not any(isinstance(item, ast.Await) for item in own_nodes(node)):
         body.append(b.while_(b.int_(0), [b.expr(ast.Yield(value=b.int_(0)))]))
-    function = ast.FunctionDef(name=node.name, args=node.args, body=body, decorator_list=[],
-                               returns=node.returns, type_comment=node.type_comment)
-    function.type_params = getattr(node, "type_params", [])  # a generic def stays generic
-    b.copy_location(function, node)
-    for name in ("shown_name", "inner_qualname"):
-        if hasattr(node, name):
-            setattr(function, name, getattr(node, name))
+    function = plain_def(node, body)
     setattr(function, COROUTINE_MARK, True)
     name = cx.mangle(node.name)
     made = b.assign(name, b.call(cx.rt("coroutine_function"), b.load(name)))
