@@ -1,5 +1,6 @@
-"""Type parameters and ``type`` statements (rule ``type-alias``): CPython's own
-objects, evaluated as lazily as the syntax makes them (3.12+; defaults 3.13+)."""
+"""Type parameters (rules ``type-alias``, ``generic-function``, ``generic-class``):
+CPython's own objects, evaluated as lazily as the syntax makes them, in
+annotation scopes that see a class's names first (3.12+; defaults 3.13+)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from tests.difftest import assert_same, desugared
 from unsugar.checker import check_source
 
-pytestmark = pytest.mark.skipif(sys.version_info < (3, 12), reason="type statements are 3.12+")
+pytestmark = pytest.mark.skipif(sys.version_info < (3, 12), reason="type parameters are 3.12+")
 
 SNIPPETS = {
     "recursive_and_forward": """
@@ -56,7 +57,7 @@ SNIPPETS = {
         print(Constrained.__type_params__[0].__constraints__)
         print(T.__infer_variance__, T.__covariant__, T.__name__)
     """,
-    "in_a_function": """
+    "alias_in_a_function": """
         def make():
             local = int
             type Inner[U: local] = dict[U, local]
@@ -67,11 +68,183 @@ SNIPPETS = {
             return type
         print(shadow(3))
     """,
+    "generic_function": """
+        def first[T](xs: list[T]) -> T:
+            "The first."
+            return xs[0]
+        print(first([3]), first.__type_params__, first.__annotations__)
+        print(first.__name__, first.__qualname__, first.__doc__, first.__code__.co_name)
+        T, = first.__type_params__
+        print(T.__infer_variance__, T.__bound__, T.__module__, T in first.__annotations__.values())
+    """,
+    "paramspec_and_typevartuple_in_a_signature": """
+        from typing import Callable
+        def call[**P, R](f: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+            return f(*args, **kwargs)
+        def pack[*Ts](*args: *Ts) -> tuple[*Ts]:
+            return args
+        print(call(max, 1, 5), call.__type_params__, call.__annotations__)
+        print(pack(1, "a"), pack.__type_params__, pack.__annotations__)
+        P, R = call.__type_params__
+        print(type(P).__name__, P.args, P.kwargs, type(R).__name__)
+    """,
+    "decorators_defaults_and_order": """
+        log = []
+        def note(x):
+            log.append(getattr(x, "__name__", x))
+            return x
+        def deco(f):
+            log.append(("deco", f.__name__, f.__type_params__, f.__defaults__))
+            return f
+        @note(deco)
+        def g[T: note(int)](a: note(T) = note(1), *, b: note(int) = note(2)) -> note(T):
+            return g
+        print(log)
+        print(g() is g, g.__defaults__, g.__kwdefaults__, g.__type_params__[0].__bound__, log)
+    """,
+    "recursion_finds_the_decorated_function": """
+        def counted(f):
+            def wrapper(n):
+                wrapper.calls += 1
+                return f(n)
+            wrapper.calls = 0
+            return wrapper
+        @counted
+        def fact[N](n: N) -> N:
+            return 1 if n < 2 else n * fact(n - 1)
+        print(fact(5), fact.calls)
+    """,
+    "generic_class": """
+        class Base:
+            def __init_subclass__(cls, **kwargs):
+                print("init_subclass", cls.__name__, kwargs.pop("flag"))
+                super().__init_subclass__(**kwargs)
+        class Meta(type):
+            def __new__(meta, name, bases, namespace, **kwargs):
+                print("meta", name, [b.__name__ for b in bases], sorted(namespace))
+                return super().__new__(meta, name, bases, namespace, **kwargs)
+        class Box[T: "Later", *Ts](Base, metaclass=Meta, flag=1):
+            "A box."
+            item: T
+            def __init__(self, item: T):
+                self.item = item
+        class Later:
+            pass
+        print(Box.__type_params__, Box.__orig_bases__, Box.__mro__, Box.__parameters__)
+        print(Box[int, str], Box.__qualname__, Box.__doc__, Box.__annotations__, type(Box).__name__)
+        print(Box.__type_params__[0].__bound__, Box(3).item, [n for n in vars(Box) if n != "__dict__"])
+    """,
+    "generic_method_of_a_generic_class": """
+        class Pair[A, B]:
+            def __init__(self, a: A, b: B):
+                self.a, self.b = a, b
+            def swap[C](self, extra: C) -> "Pair[B, A]":
+                return Pair(self.b, self.a), extra, super().__class__, __class__
+            @classmethod
+            def of[D](cls, value: D) -> "Pair[D, D]":
+                return cls(value, value)
+        p, extra, sup, cls = Pair(1, "x").swap(2.5)
+        print(p.a, p.b, extra, sup, cls is Pair, Pair.of(7).b)
+        print(Pair.swap.__qualname__, Pair.swap.__type_params__, Pair.swap.__annotations__)
+        print(Pair.of.__type_params__, Pair.of.__qualname__)
+    """,
+    "a_class_body_sees_its_type_parameters": """
+        class Node[T]:
+            kind = T
+            type Children = list[Node[T]]
+            class Inner:
+                outer = T
+        print(Node.kind, Node.Children.__value__, Node.Inner.outer, Node.Inner.__qualname__)
+    """,
+    "annotation_scopes_read_the_class_first": """
+        X = "global"
+        class K:
+            X = int
+            def m[U: X](self, u: X) -> U: ...
+            class N[W: X](list[X]): ...
+            type A[V: X] = tuple[X, V]
+        print(K.m.__type_params__[0].__bound__, K.m.__annotations__)
+        print(K.N.__type_params__[0].__bound__, K.N.__orig_bases__, K.N.__qualname__)
+        print(K.A.__value__, K.A.__type_params__[0].__bound__)
+        K.X = float
+        print(K.m.__type_params__[0].__bound__, K.A.__value__)
+    """,
+    "the_class_is_read_as_it_is_later": """
+        class X:
+            T = int
+            def foo[U: T](self): ...
+            type Alias = T
+        X.T = float
+        print(X.foo.__type_params__[0].__bound__, X.Alias.__value__)
+    """,
+    "in_a_function_around_a_class": """
+        def make():
+            local = str
+            class Inner[T: local]:
+                X = int
+                def m[U: X, V: local](self, u: U, v: local, w: X) -> T: ...
+                type A = dict[local, X, T]
+            return Inner
+        I = make()
+        print(I.__qualname__, I.m.__qualname__, [p.__bound__ for p in I.m.__type_params__])
+        print(I.m.__annotations__, I.A.__value__, I.__type_params__[0].__bound__)
+    """,
+    "private_names_are_mangled": """
+        class Foo[__T]:
+            param = __T
+            def meth[__U](self, arg: __T, arg2: __U):
+                return (__T, __U)
+            type Alias[__V] = (__T, __V)
+        T, = Foo.__type_params__
+        U, = Foo.meth.__type_params__
+        V, = Foo.Alias.__type_params__
+        print(T.__name__, U.__name__, V.__name__, Foo.param is T, Foo.meth.__annotations__)
+        print(Foo().meth(1, 2) == (T, U), Foo.Alias.__value__ == (T, V))
+    """,
+    "runtime_errors": """
+        from typing import Generic
+        try:
+            class Twice[T](Generic[T]):
+                pass
+        except TypeError as error:
+            print(type(error).__name__, error)
+        class Box[T]:
+            pass
+        try:
+            Box[int, str]
+        except TypeError as error:
+            print(type(error).__name__, error)
+        def late[T: undefined_name](): ...
+        try:
+            late.__type_params__[0].__bound__
+        except NameError as error:
+            print("NameError", error)
+    """,
+    "pickled_by_qualified_name": """
+        import pickle
+        class Outer:
+            class Box[T]:
+                def get[U](self): ...
+        def top[T](): ...
+        print(pickle.loads(pickle.dumps(Outer.Box)) is Outer.Box)
+        print(pickle.loads(pickle.dumps(Outer.Box.get)) is Outer.Box.get)
+        print(pickle.loads(pickle.dumps(top)) is top)
+    """,
+    "locals_and_closures_of_a_generic_function": """
+        def outer():
+            seen = "outer"
+            def inner[T](x: T):
+                y = seen
+                return sorted(locals()), T
+            return inner
+        names, T = outer()(1)
+        print(names, T, outer().__qualname__)
+    """,
 }
 
 
 @pytest.mark.parametrize("source", SNIPPETS.values(), ids=SNIPPETS.keys())
-def test_type_aliases(source: str) -> None:
+def test_type_params(source: str) -> None:
     assert_same(source)
 
 
@@ -86,12 +259,19 @@ def test_type_parameter_defaults_are_lazy() -> None:
         T, Ts, P = WithDefault.__type_params__
         print(calls, T.has_default())
         print(T.__default__, Ts.__default__, P.__default__, calls)
+        def f[A = note(str)](): ...
+        class C[B: int = note(bool)]: ...
+        print(calls, f.__type_params__[0].__default__, C.__type_params__[0].__default__, calls)
+        print(C[()], C.__type_params__[0].__bound__)
     """)
 
 
-def test_type_alias_outputs_are_core() -> None:
-    out = desugared("type Tree[T: int = int] = list[Tree[T]] | T\n" if sys.version_info >= (3, 13)
-                    else "type Tree[T: int] = list[Tree[T]] | T\n")
+def test_outputs_are_core() -> None:
+    default = " = int" if sys.version_info >= (3, 13) else ""
+    out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"
+                    f"def f[T: int{default}, *Ts, **P](x: T) -> T: ...\n"
+                    f"class C[T{default}](list[T]):\n    def m[U](self) -> U: ...\n"
+                    f"    type A[V] = dict[T, V]\n")
     assert not check_source(out)
 
 
@@ -109,10 +289,8 @@ def test_type_statement_in_a_class_body_sees_the_class_names_first() -> None:
     """)
 
 
-@pytest.mark.xfail(strict=True, reason="not rewritten yet: kept in the class body def, the "
-                   "statement binds a local of that def, and the class lacks the alias")
 def test_type_statement_in_a_class_in_a_function() -> None:
-    """Its value reads a variable of the function around the class."""
+    """Its value reads a variable of the function around the class, after the class is made."""
     assert_same("""
         def make():
             local = str
@@ -120,13 +298,12 @@ def test_type_statement_in_a_class_in_a_function() -> None:
                 type A = dict[local, int]
             return Inner
         print(make().A.__value__)
-    """, allow=("type-alias", "subscript", "tuple"))
+    """)
 
 
-def test_generic_coroutine_and_async_generator_keep_their_type_parameters() -> None:
-    """Generic defs are not rewritten yet; an ``async def`` that is one stays generic."""
+def test_generic_coroutine_and_async_generator() -> None:
     assert_same("""
-        import asyncio
+        import asyncio, inspect
         async def co[B](x: B) -> B:
             await asyncio.sleep(0)
             return x
@@ -135,4 +312,5 @@ def test_generic_coroutine_and_async_generator_keep_their_type_parameters() -> N
         async def main():
             print(await co(3), co.__type_params__, [y async for y in agen(4)], agen.__type_params__)
         asyncio.run(main())
-    """, allow=("functiondef", "typevar", "annotation"))
+        print(inspect.iscoroutinefunction(co), inspect.isasyncgenfunction(agen), co.__annotations__)
+    """)

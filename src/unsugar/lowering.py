@@ -36,7 +36,7 @@ from unsugar.registry import Rule, load_all
 from unsugar.unit import Unit
 
 if TYPE_CHECKING:
-    from unsugar.namespaces import Namespace
+    from unsugar.namespaces import ClassAnnotations, Namespace
 
 T = TypeVar("T")
 
@@ -80,6 +80,8 @@ class Scope:
     node: ast.AST | None = None
     #: A rewritten class body: its names live in a namespace it is given.
     namespace: Namespace | None = None
+    #: An annotation scope in a rewritten class body: it reads the class's names first.
+    annotations: ClassAnnotations | None = None
 
 
 def declared(
@@ -217,10 +219,13 @@ class Lowerer:
         body = node.body if isinstance(node.body, list) else []
         # a comprehension's def sets the prefix of what it defines (no ``<locals>``)
         prefix = getattr(node, "inner_qualname", qualname + ".<locals>.")
+        # an annotation scope of a generic class mangles as the class does
+        class_name = getattr(node, "mangles_as", outer.class_name)
         return Scope(
-            "function", prefix, outer.class_name,
-            declared(body, ast.Global, outer.class_name),
-            declared(body, ast.Nonlocal, outer.class_name), node,
+            "function", prefix, class_name,
+            declared(body, ast.Global, class_name),
+            declared(body, ast.Nonlocal, class_name), node,
+            annotations=getattr(node, "class_annotations", None),
         )
 
     def qualname(self, name: str) -> str:
@@ -512,6 +517,8 @@ class Lowerer:
                 break
         if isinstance(node, ast.Name) and self.scope.namespace is not None:
             return b.copy_location(self.scope.namespace.load(node, self), node)
+        if isinstance(node, ast.Name) and self.scope.annotations is not None:
+            return b.copy_location(self.scope.annotations.load(node, self), node)
         if rule is not None and rule.custom_order:
             return b.copy_location(rule.lower(node, self), node)
         if isinstance(node, ast.Yield) and node.value is not None:

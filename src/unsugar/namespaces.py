@@ -109,6 +109,8 @@ class ClassNamespace(Namespace):
     free: set[str] = field(default_factory=set)
     readers: dict[str, str] = field(default_factory=dict)  # free name -> its reader def
     writers: dict[str, str] = field(default_factory=dict)  # nonlocal name -> its writer def
+    #: The variable the annotation scopes read the class's names from (``__classdict__``).
+    classdict: str | None = None
 
     def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
         name = cx.mangle(node.id)
@@ -130,6 +132,36 @@ class ClassNamespace(Namespace):
                 writer = self.writers[name] = cx.temp("set")
             return b.expr(b.call(b.load(writer), value))
         return b.expr(b.call(cx.rt("namespace_store"), b.load(self.param), cx.string(name), value))
+
+
+@dataclass
+class ClassAnnotations:
+    """An annotation scope in a class body (PEP 695): a def whose own names
+    are the type parameters (of it and of the annotation scopes around it),
+    and which reads any other name from the class's namespace first, as
+    ``LOAD_FROM_DICT_OR_GLOBALS`` and ``LOAD_FROM_DICT_OR_DEREF`` do: from a
+    variable of the body def (CPython's ``__classdict__`` cell), the namespace
+    while the body runs, then the class's own dict, which ``type.__new__``
+    puts in the cell stored as ``__classdictcell__``. It may run long after
+    the class body (a lazy bound), so a variable of a function around is read
+    by a reader def made in the annotation scope itself."""
+
+    namespace: ClassNamespace
+    own: frozenset[str]
+
+    def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
+        name = cx.mangle(node.id)
+        if name.startswith(cx.unit.names.prefix) or name in self.own:
+            node.id = name
+            return node
+        if self.namespace.classdict is None:
+            self.namespace.classdict = cx.temp("classdict")
+        namespace = b.load(self.namespace.classdict)
+        if name in self.namespace.free:
+            reader = cx.temp("free")
+            cx.emit(b.function(reader, [], [b.ret(b.load(name))]))
+            return b.call(cx.rt("namespace_free"), namespace, cx.string(name), b.load(reader))
+        return b.call(cx.rt("namespace_load"), namespace, cx.string(name))
 
 
 def bind_defs_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:

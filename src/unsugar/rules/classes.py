@@ -42,6 +42,9 @@ from unsugar.rules.functions import docstring_of
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
 #: from an enclosing function (``LOAD_CLASSDEREF``).
 FREE_MARK = "unsugar_class_free"
+#: Set on the ``ClassDef`` a generic class becomes: the variable holding its
+#: type parameters, stored as ``__type_params__`` first in the body.
+TYPE_PARAMS = "unsugar_type_params"
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -58,11 +61,12 @@ class ClassBody:
 
     def lower(self, fn: ast.FunctionDef, cx: Lowerer) -> list[ast.stmt]:
         cls = self.node
-        qualname = cx.qualname(cls.name)
+        name = shown_name(cls)
+        qualname = cx.qualname(name)
         scope = Scope(
-            "class", qualname + ".", cls.name,
-            declared(cls.body, ast.Global, cls.name),
-            declared(cls.body, ast.Nonlocal, cls.name), cls, self.namespace,
+            "class", qualname + ".", name,
+            declared(cls.body, ast.Global, name),
+            declared(cls.body, ast.Nonlocal, name), cls, self.namespace,
         )
         with cx.new_scope(scope):
             head = cx.block(self.head)
@@ -79,8 +83,15 @@ class ClassBody:
         # the readers and writers of the closure variables are made where the
         # class is, the body def has no ``nonlocal``: its own ``__class__`` (the
         # cell of this class) must not hide an enclosing one
-        fn.body = b.located([*head, *body], cls) + self.tail
-        rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(cls.name),
+        tail = self.tail
+        classdict = self.namespace.classdict
+        if classdict is not None:  # read by annotation scopes
+            head.insert(0, b.assign(classdict, b.load(self.namespace.param)))
+            reader = cx.temp("classdictcell")
+            tail = [tail[0], b.function(reader, [], [b.ret(b.load(classdict))]), b.expr(b.call(
+                cx.rt("class_dict_cell"), b.load(self.namespace.param), b.load(reader))), *tail[1:]]
+        fn.body = b.located([*head, *body], cls) + tail
+        rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(name),
                         cx.string(qualname))
         return [*b.located(readers, cls), fn, b.copy_location(b.expr(rename), cls)]
 
@@ -106,14 +117,17 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     """The decorators are evaluated first, then the bases and keywords (the
     body def is made before them, which nothing can observe); the name is
     bound once the decorators have run."""
+    name = shown_name(node)
     namespace = ClassNamespace(cx.temp("ns"), getattr(node, FREE_MARK, set()))
     ns = b.load(namespace.param)
     first_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
     head = [
         b.assign("__module__", b.load("__name__")),
-        b.assign("__qualname__", ast.Constant(cx.qualname(node.name))),
+        b.assign("__qualname__", ast.Constant(cx.qualname(name))),
         b.expr(b.call(cx.rt("class_first_line"), ns, b.int_(first_line))),
     ]
+    if hasattr(node, TYPE_PARAMS):
+        head.append(b.assign("__type_params__", b.load(getattr(node, TYPE_PARAMS))))
     body = bind_defs_late(list(node.body), cx)
     if docstring_of(body) is not None and not cx.keeps("docstring"):
         text = b.call(cx.rt("docstring_text"), body[0].value)
@@ -129,14 +143,19 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
             b.function(reader, [], [b.ret(b.load("__class__"))]),
             b.ret(b.call(cx.rt("class_cell"), b.load(namespace.param), b.load(reader))),
         ]
-    fn = b.function(cx.temp("body_" + (node.name.lstrip("_") or "C")), [namespace.param], body)
+    fn = b.function(cx.temp("body_" + (name.lstrip("_") or "C")), [namespace.param], body)
     fn.class_body = ClassBody(node, namespace, head, b.located(tail, node))
     value: ast.expr = b.call_with(
-        cx.rt("build_class"), [b.load(fn.name), ast.Constant(node.name), *node.bases], node.keywords
+        cx.rt("build_class"), [b.load(fn.name), ast.Constant(name), *node.bases], node.keywords
     )
     for decorator in reversed(node.decorator_list):
         value = b.call(decorator, value)
     return [fn, b.assign(node.name, value)]
+
+
+def shown_name(node: ast.ClassDef) -> str:
+    """The class's name: a generic class is made under a temporary."""
+    return getattr(node, "shown_name", node.name)
 
 
 # ------------------------------------------------------------------ analysis
@@ -154,14 +173,15 @@ def _scope_walk(nodes: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
         if isinstance(node, (*_FUNCTIONS, ast.Lambda)):
             nested.append(node)
             args = node.args
-            parts = [*getattr(node, "decorator_list", ()), *args.defaults,
-                     *(d for d in args.kw_defaults if d is not None)]
+            parts = [*getattr(node, "decorator_list", ()), *getattr(node, "type_params", ()),
+                     *args.defaults, *(d for d in args.kw_defaults if d is not None)]
             if not isinstance(node, ast.Lambda):
                 parts += [a.annotation for a in b.parameters(args) if a.annotation is not None]
                 parts += [node.returns] if node.returns is not None else []
         elif isinstance(node, ast.ClassDef):
             nested.append(node)
-            parts = [*node.decorator_list, *node.bases, *node.keywords]
+            parts = [*node.decorator_list, *getattr(node, "type_params", ()), *node.bases,
+                     *node.keywords]
         elif isinstance(node, _COMPREHENSIONS):
             nested.append(node)
             parts = [node.generators[0].iter]
@@ -229,23 +249,29 @@ def _mark_classes(node: ast.AST, class_name: str | None, functions: list[_Names]
     functions around it; ``functions`` are those functions' bindings."""
     _, nested = _scope_walk(_inside(node) if not isinstance(node, ast.Module) else node.body)
     for scope in nested:
+        around = functions
+        if isinstance(scope, (*_FUNCTIONS, ast.ClassDef)) and getattr(scope, "type_params", None):
+            # its annotation scope binds the type parameters
+            private = scope.name if isinstance(scope, ast.ClassDef) else class_name
+            params = {mangle(param.name, private) for param in scope.type_params}
+            around = [*functions, _Names(params, set(), set(), set())]
         if isinstance(scope, ast.ClassDef):
             names = _names(scope, scope.name)
             free = set()
             for name in names.loads - names.bound - names.globals:
-                for outer in reversed(functions):
+                for outer in reversed(around):
                     if name in outer.globals:
                         break
                     if name in outer.bound or name in outer.nonlocals:
                         free.add(name)
                         break
             setattr(scope, FREE_MARK, free)
-            inside = functions
+            inside = around
             if needs_class_cell(scope):  # the scopes in it see the class's ``__class__``
-                inside = [*functions, _Names({"__class__"}, set(), set(), set())]
+                inside = [*around, _Names({"__class__"}, set(), set(), set())]
             _mark_classes(scope, scope.name, inside)
         elif isinstance(scope, _FUNCTIONS):
-            _mark_classes(scope, class_name, [*functions, _names(scope, class_name)])
+            _mark_classes(scope, class_name, [*around, _names(scope, class_name)])
 
 
 def mark_class_free_names(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:

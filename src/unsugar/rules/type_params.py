@@ -1,15 +1,14 @@
-"""Type parameters and ``type`` statements (PEP 695; defaults, PEP 696).
+"""Type parameters, generic defs and classes, ``type`` statements (PEP 695; defaults, PEP 696).
 
 The objects are CPython's own, made by its intrinsics
 (``runtime/type_params.py``), with the same laziness: a bound, the
 constraints, a default and an alias's value are functions, called when first
 read. As in CPython, those functions and the type parameters live in an
-annotation scope: a def around them (``<generic parameters of X>``), so that
-the value and the bounds see the parameters and the names around.
-
-Not rewritten yet: generic functions and generic classes; in a class body,
-a ``type`` statement with type parameters, or whose value needs statements
-or reads a variable of a function around the class.
+annotation scope: a def around them (``<generic parameters of X>``) that
+makes the parameters, then the function, class or alias, and returns it.
+What it defines is named as if it were not there (``C.f``, not
+``C.<generic parameters of f>.<locals>.f``). In a class body an annotation
+scope reads the class's names first (``namespaces.ClassAnnotations``).
 """
 
 from __future__ import annotations
@@ -18,61 +17,95 @@ import ast
 import sys
 
 from unsugar import builder as b
-from unsugar.lowering import Lowerer
+from unsugar.lowering import Lowerer, mangle
+from unsugar.namespaces import ClassAnnotations, ClassNamespace
 from unsugar.registry import stmt_rule
-
-#: Set on a ``type`` statement left as it is (in a class body).
-KEPT = "unsugar_type_alias_kept"
+from unsugar.rules.classes import TYPE_PARAMS
 
 _MAKERS = {
     ast.ParamSpec: "INTRINSIC_PARAMSPEC",
     ast.TypeVarTuple: "INTRINSIC_TYPEVARTUPLE",
 } if sys.version_info >= (3, 12) else {}
+_ALIAS = (ast.TypeAlias,) if sys.version_info >= (3, 12) else ()
 
 
-def _evaluator(shown: str, value: ast.expr, node: ast.AST, cx: Lowerer) -> tuple[str, ast.stmt]:
-    """A def under a temporary, shown as ``shown``, returning ``value`` when called."""
-    name = cx.temp("lazy")
-    fn = b.function(name, [], [b.ret(value)])
-    fn.shown_name = shown
-    return name, b.copy_location(fn, node)
+class _Scope:
+    """The annotation scope of one generic definition, being built."""
 
+    def __init__(self, node: ast.AST, shown: str, cx: Lowerer) -> None:
+        self.node = node
+        self.shown = shown
+        self.cx = cx
+        # a generic class's annotation scope mangles private names as the class does
+        self.class_name = node.name if isinstance(node, ast.ClassDef) else cx.scope.class_name
+        names = frozenset(mangle(param.name, self.class_name) for param in node.type_params)
+        outer = cx.scope.annotations
+        self.annotations = None
+        if outer is not None:
+            self.annotations = ClassAnnotations(outer.namespace, outer.own | names)
+        elif isinstance(cx.scope.namespace, ClassNamespace):
+            self.annotations = ClassAnnotations(cx.scope.namespace, names)
+        qualname = cx.qualname(shown)
+        self.prefix = qualname[:len(qualname) - len(shown)]  # of what it defines
 
-def _type_param(param: ast.AST, module: ast.expr, cx: Lowerer) -> list[ast.stmt]:
-    """``T = <the TypeVar, ParamSpec or TypeVarTuple>``, its bound, constraints
-    and default evaluated lazily."""
-    name = param.name
-    out: list[ast.stmt] = []
+    def define(self, hint: str, shown: str, body: list[ast.stmt]) -> ast.FunctionDef:
+        """A def of this annotation scope (or one nested in it), shown as ``shown``."""
+        fn = b.function(self.cx.temp(hint), [], body)
+        fn.shown_name = shown
+        fn.inner_qualname = self.prefix
+        fn.mangles_as = self.class_name
+        if self.annotations is not None:
+            fn.class_annotations = self.annotations
+        return b.copy_location(fn, self.node)
 
-    def make(intrinsic: str, *args: ast.expr) -> ast.expr:
-        return b.call(cx.rt("type_param"), cx.string(intrinsic), module, *args)
+    def lazy(self, shown: str, value: ast.expr) -> tuple[ast.stmt, ast.Name]:
+        """A def returning ``value`` when called (a bound, a default, a value)."""
+        fn = self.define("lazy", shown, [b.ret(value)])
+        return fn, b.load(fn.name)
 
-    bound = getattr(param, "bound", None)
-    if isinstance(param, ast.TypeVar) and bound is not None:
-        constraints = isinstance(bound, ast.Tuple)
-        evaluate, fn = _evaluator(name, bound, param, cx)
-        out.append(fn)
-        intrinsic = "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS" if constraints else \
-            "INTRINSIC_TYPEVAR_WITH_BOUND"
-        made = make(intrinsic, cx.string(name), b.load(evaluate))
-    elif isinstance(param, ast.TypeVar):
-        made = make("INTRINSIC_TYPEVAR", cx.string(name))
-    else:
-        made = make(_MAKERS[type(param)], cx.string(name))
-    out.append(b.assign(name, made))
-    default = getattr(param, "default_value", None)
-    if default is not None:
-        evaluate, fn = _evaluator(name, default, param, cx)
-        out += [fn, b.expr(make("INTRINSIC_SET_TYPEPARAM_DEFAULT", b.load(name), b.load(evaluate)))]
-    return b.located(out, param)
+    def make(self, intrinsic: str, *args: ast.expr) -> ast.expr:
+        """Intrinsic ``intrinsic`` of ``args``, run with the module's globals."""
+        cx = self.cx
+        return b.call(cx.rt("type_param"), cx.string(intrinsic), b.call(cx.builtin("globals")), *args)
 
+    def parameters(self) -> list[ast.stmt]:
+        """``T = <TypeVar, ParamSpec or TypeVarTuple>`` for each type parameter."""
+        return [stmt for param in self.node.type_params for stmt in self._parameter(param)]
 
-def _applies(node: ast.AST) -> bool:
-    return not getattr(node, KEPT, False)
+    def names(self) -> ast.Tuple:
+        """``(T, U, ...)``."""
+        return ast.Tuple(elts=[b.load(param.name) for param in self.node.type_params], ctx=ast.Load())
+
+    def _parameter(self, param: ast.AST) -> list[ast.stmt]:
+        """``T = ...``, its bound or constraints and its default evaluated lazily."""
+        name, cx = param.name, self.cx
+        out: list[ast.stmt] = []
+        bound = getattr(param, "bound", None)
+        if isinstance(param, ast.TypeVar) and bound is not None:
+            fn, evaluate = self.lazy(name, bound)
+            out.append(fn)
+            intrinsic = "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS" if isinstance(bound, ast.Tuple) \
+                else "INTRINSIC_TYPEVAR_WITH_BOUND"
+            made = self.make(intrinsic, cx.string(name), evaluate)
+        elif isinstance(param, ast.TypeVar):
+            made = self.make("INTRINSIC_TYPEVAR", cx.string(name))
+        else:
+            made = self.make(_MAKERS[type(param)], cx.string(name))
+        out.append(b.assign(name, made))
+        default = getattr(param, "default_value", None)
+        if default is not None:
+            fn, evaluate = self.lazy(name, default)
+            out += [fn, b.expr(self.make("INTRINSIC_SET_TYPEPARAM_DEFAULT", b.load(name), evaluate))]
+        return b.located(out, param)
+
+    def call(self, body: list[ast.stmt]) -> tuple[ast.stmt, ast.expr]:
+        """The annotation scope's def, running ``body``, and its call."""
+        fn = self.define("typeparams", f"<generic parameters of {self.shown}>", body)
+        return fn, b.call(b.load(fn.name))
 
 
 @stmt_rule(
-    *((ast.TypeAlias,) if sys.version_info >= (3, 12) else ()),
+    *_ALIAS,
     id="type-alias",
     summary="type X[T] = v is a TypeAliasType made by CPython's intrinsic, its value a "
     "function called when __value__ is first read, in an annotation scope that makes T",
@@ -83,34 +116,82 @@ def _applies(node: ast.AST) -> bool:
     "    return _us_type_param('INTRINSIC_TYPEALIAS', globals(), ('Pair', (T,), _us_lazy_2))\n"
     "Pair = _us_typeparams_1()",
     reference="simple_stmts.html#the-type-statement",
-    applies=_applies,
 )
 def lower_type_alias(node: ast.TypeAlias, cx: Lowerer) -> list[ast.stmt]:
-    """In a class body the value's names are the class's first, as the class
-    body's own: the value is lowered there, and the def returns what that
-    gives. Kept there: one with type parameters, a value that needs
-    statements or reads a variable of a function around the class."""
-    value = node.value
-    if cx.scope.kind == "class":
-        prelude, value = cx.capture(lambda: cx.expr(node.value))
-        free = cx.unit.names.fixed("namespace_free")  # reads a variable of a function around
-        if prelude or node.type_params or any(
-                isinstance(name, ast.Name) and name.id == free for name in ast.walk(value)):
-            setattr(node, KEPT, True)
-            return [node]
+    """Without type parameters there is no annotation scope around the value's def."""
     alias = node.name.id
-    module = b.call(cx.builtin("globals"))
-    evaluate, value = _evaluator(alias, value, node, cx)
+    scope = _Scope(node, alias, cx)
+    fn, evaluate = scope.lazy(alias, node.value)
+    names = scope.names() if node.type_params else cx.none()
+    made = scope.make("INTRINSIC_TYPEALIAS", ast.Tuple(elts=[cx.string(alias), names, evaluate],
+                                                       ctx=ast.Load()))
     if not node.type_params:
-        made = b.call(cx.rt("type_param"), cx.string("INTRINSIC_TYPEALIAS"), module,
-                      ast.Tuple(elts=[cx.string(alias), cx.none(), b.load(evaluate)], ctx=ast.Load()))
-        return [value, b.assign_to(node.name, made)]
-    params = [stmt for param in node.type_params for stmt in _type_param(param, module, cx)]
-    names = ast.Tuple(elts=[b.load(param.name) for param in node.type_params], ctx=ast.Load())
-    made = b.call(cx.rt("type_param"), cx.string("INTRINSIC_TYPEALIAS"), module,
-                  ast.Tuple(elts=[cx.string(alias), names, b.load(evaluate)], ctx=ast.Load()))
-    scope = cx.temp("typeparams")
-    generic = b.function(scope, [], [*params, value, b.ret(made)])
-    generic.shown_name = f"<generic parameters of {alias}>"
-    b.copy_location(generic, node)
-    return [generic, b.assign_to(node.name, b.call(b.load(scope)))]
+        return [fn, b.assign_to(node.name, made)]
+    generic, call = scope.call([*scope.parameters(), fn, b.ret(made)])
+    return [generic, b.assign_to(node.name, call)]
+
+
+@stmt_rule(
+    ast.FunctionDef,
+    id="generic-function",
+    summary="def f[T](...) is made in an annotation scope that makes T and sets the "
+    "function's __type_params__; its defaults and decorators are evaluated outside it",
+    before="def first[T](xs: list[T]) -> T: ...",
+    after="def _us_typeparams_1():  # <generic parameters of first>\n"
+    "    T = _us_type_param('INTRINSIC_TYPEVAR', globals(), 'T')\n"
+    "    def _us_first_2(xs: list[T]) -> T: ...  # first\n"
+    "    return _us_type_param('INTRINSIC_SET_FUNCTION_TYPE_PARAMS', globals(), _us_first_2, (T,))\n"
+    "first = _us_typeparams_1()",
+    reference="compound_stmts.html#generic-functions",
+    applies=lambda node: bool(getattr(node, "type_params", None)),
+)
+def lower_generic_function(node: ast.FunctionDef, cx: Lowerer) -> list[ast.stmt]:
+    """The rules for decorators, defaults and docstrings have run (they belong
+    to the scope around); the annotations are evaluated in the annotation
+    scope. The def there is made under a temporary: the function's name is
+    bound where the ``def`` is, so its body's reads of it find that one."""
+    bound = node.name
+    shown = getattr(node, "shown_name", bound)
+    scope = _Scope(node, shown, cx)
+    body = scope.parameters()
+    names = scope.names()
+    node.name, node.shown_name, node.type_params = cx.temp(shown.lstrip("_") or "f"), shown, []
+    made = scope.make("INTRINSIC_SET_FUNCTION_TYPE_PARAMS", b.load(node.name), names)
+    generic, call = scope.call([*body, node, b.ret(made)])
+    return [generic, b.copy_location(b.assign(bound, call), node)]
+
+
+@stmt_rule(
+    ast.ClassDef,
+    id="generic-class",
+    summary="class C[T](B) is made in an annotation scope that makes T and Generic[T], "
+    "added after the bases; the class body stores __type_params__",
+    before="class Box[T](Base): ...",
+    after="def _us_typeparams_1():  # <generic parameters of Box>\n"
+    "    T = _us_type_param('INTRINSIC_TYPEVAR', globals(), 'T')\n"
+    "    _us_params_2 = (T,)\n"
+    "    _us_generic_3 = _us_type_param('INTRINSIC_SUBSCRIPT_GENERIC', globals(), _us_params_2)\n"
+    "    class _us_Box_4(Base, _us_generic_3):  # Box\n"
+    "        __type_params__ = _us_params_2\n        ...\n"
+    "    return _us_Box_4\nBox = _us_typeparams_1()",
+    reference="compound_stmts.html#generic-classes",
+    applies=lambda node: bool(getattr(node, "type_params", None)),
+)
+def lower_generic_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
+    """The decorators are evaluated where the class statement is, then the
+    annotation scope runs (bases, keywords, the class), then they are applied."""
+    scope = _Scope(node, node.name, cx)
+    body = scope.parameters()
+    params, generic_base = cx.temp("params"), cx.temp("generic")
+    body += [
+        b.assign(params, scope.names()),
+        b.assign(generic_base, scope.make("INTRINSIC_SUBSCRIPT_GENERIC", b.load(params))),
+    ]
+    bound, decorators = node.name, node.decorator_list
+    node.name, node.shown_name, node.type_params = cx.temp(bound.lstrip("_") or "C"), bound, []
+    node.decorator_list, node.bases = [], [*node.bases, b.load(generic_base)]
+    setattr(node, TYPE_PARAMS, params)
+    generic, value = scope.call([*body, node, b.ret(b.load(node.name))])
+    for decorator in reversed(decorators):
+        value = b.call(decorator, value)
+    return [generic, b.copy_location(b.assign(bound, value), node)]

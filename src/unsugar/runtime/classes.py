@@ -165,6 +165,12 @@ def class_cell(namespace, reader):
     return cell
 
 
+def class_dict_cell(namespace, reader):
+    """Store the ``__classdict__`` cell (the one ``reader`` reads) as
+    ``__classdictcell__``: ``type.__new__`` puts the class's dict in it."""
+    namespace_store(namespace, "__classdictcell__", reader.__closure__[0])
+
+
 def class_bases(bases):
     """The bases after ``__mro_entries__`` (``types.resolve_bases``); the same
     tuple when no base has one."""
