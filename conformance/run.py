@@ -40,7 +40,7 @@ MODES = ("original", "desugared")
 GOOD = frozenset({"pass", "xfail"})
 DEFAULT_TIMEOUT = 600
 SUBSETS = ("ci",)
-KEYS = {"ci", "desugar", "keep", "timeout", "expected_failures", "skip"}
+KEYS = {"ci", "desugar", "keep", "timeout", "expected_failures", "skip", "since"}
 
 
 class ManifestError(ValueError):
@@ -58,6 +58,7 @@ class Entry:
     timeout: float = DEFAULT_TIMEOUT
     expected_failures: dict[str, str] = field(default_factory=dict)
     skip: dict[str, str] = field(default_factory=dict)
+    since: tuple[int, int] | None = None  # the first Python version that ships the module
 
 
 def _strings(name: str, key: str, value: object) -> tuple[str, ...]:
@@ -90,7 +91,13 @@ def parse_entry(name: str, table: object, rule_ids: frozenset[str] | None = None
             raise ManifestError(f"[{name}] keep names unknown rule(s): {', '.join(unknown)}")
     expected = _reasons(name, "expected_failures", table.get("expected_failures", {}))
     skip = _reasons(name, "skip", table.get("skip", {}))
-    return Entry(name, ci, desugar, keep, float(timeout), expected, skip)
+    since = table.get("since")
+    if since is not None:
+        major, _, minor = str(since).partition(".")
+        if not isinstance(since, str) or not (major.isdigit() and minor.isdigit()):
+            raise ManifestError(f'[{name}] since must be a version string such as "3.12"')
+        since = (int(major), int(minor))
+    return Entry(name, ci, desugar, keep, float(timeout), expected, skip, since)
 
 
 def _reasons(name: str, key: str, table: object) -> dict[str, str]:
@@ -132,7 +139,6 @@ class ModeRun:
     error: str = ""
     log: str = ""
     sugar: dict[str, list[str]] = field(default_factory=dict)  # module: what check finds
-    unrewritten: dict[str, list[str]] = field(default_factory=dict)  # module: constructs kept
 
 
 @dataclass
@@ -172,8 +178,6 @@ def judge(entry: Entry, original: ModeRun, desugared: ModeRun) -> Report:
             (report.tolerated if expected else report.regressions).append(test_id)
     notes = [f"{mode}: {run.status}" for mode, run in report.runs.items() if run.status != "ok"]
     notes += [f"sugar left in {name}: {', '.join(found)}" for name, found in desugared.sugar.items()]
-    notes += [f"not rewritten yet in {name}: {', '.join(kinds)}"
-              for name, kinds in desugared.unrewritten.items()]
     report.note = "; ".join(notes)
     if original.status != "ok" or report.regressions or desugared.status != "ok" or desugared.sugar:
         report.status = "FAIL"
@@ -232,7 +236,7 @@ def run_mode(entry: Entry, mode: str, logs: Path, timeout: float | None = None) 
         record = json.loads(out.read_text(encoding="utf-8"))
         return ModeRun(
             record["status"], record["tests"], record["duration"], record["error"], str(log_path),
-            record.get("sugar", {}), record.get("unrewritten", {}),
+            record.get("sugar", {}),
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -14,12 +14,10 @@ The result file is JSON::
     {"status": "ok", "error": "", "duration": 1.5,
      "loaders": {"test.test_bool": "unsugar.runner.DesugaringLoader"},
      "tests": {"test.test_bool.BoolTest.test_and": "pass", ...},
-     "sugar": {}, "unrewritten": {}}
+     "sugar": {}}
 
 ``sugar`` (desugared mode, no rule kept) maps each desugared module whose
-output is not core to what ``unsugar check`` finds there that a rule
-removes; ``unrewritten`` to the constructs found there that no rule rewrites
-yet.
+output is not core to what ``unsugar check`` finds there.
 
 ``status`` is ``ok``, ``import-error`` (the module did not import; ``error``
 has the traceback) or ``not-desugared`` (a module meant to be desugared was
@@ -144,7 +142,9 @@ def run(
         record["error"] = traceback.format_exc()
         record["duration"] = time.perf_counter() - start
         return record
-    loaders = {m: loader_name(module) for m, module in sys.modules.items() if _within(m, desugared)}
+    # (a module a package makes and registers itself, typing.io on 3.11, was not imported)
+    loaders = {m: loader_name(module) for m, module in sys.modules.items()
+               if _within(m, desugared) and getattr(module, "__spec__", None) is not None}
     record["loaders"] = loaders
     if mode == "desugared":
         plain = [m for m, kind in loaders.items() if not kind.startswith("unsugar.")]
@@ -156,35 +156,28 @@ def run(
     record["tests"] = {**dict.fromkeys(sorted(removed), "skip"), **result.outcomes}
     record["duration"] = time.perf_counter() - start
     if mode == "desugared" and not keep:
-        record["sugar"], record["unrewritten"] = sugar_left(
+        record["sugar"] = sugar_left(
             [m for m, kind in loaders.items() if kind.startswith("unsugar.")])
     return record
 
 
-def sugar_left(modules: list[str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+def sugar_left(modules: list[str]) -> dict[str, list[str]]:
     """What ``unsugar check`` finds in the output of each of ``modules`` (desugared
-    again from its file: the import hook may have taken its code from the cache):
-    sugar that a rule removes (a bug), and constructs no rule rewrites yet."""
+    again from its file: the import hook may have taken its code from the cache)."""
     import ast
 
     from unsugar.checker import find_sugar
     from unsugar.pipeline import desugar_tree
-    from unsugar.registry import load_all
 
-    rules = load_all()
     sugar: dict[str, list[str]] = {}
-    unrewritten: dict[str, list[str]] = {}
     for name in modules:
         path = sys.modules[name].__file__
         with open(path, "rb") as source:
             found = list(find_sugar(desugar_tree(ast.parse(source.read(), path))))
-        left = sorted(f"{f.line}:{f.col + 1}: {f.rule}" for f in found if f.rule in rules)
+        left = sorted(f"{f.line}:{f.col + 1}: {f.rule}" for f in found)
         if left:
             sugar[name] = left[:5] + ([f"... {len(left)} in all"] if len(left) > 5 else [])
-        kinds = sorted({f.rule for f in found if f.rule not in rules})
-        if kinds:
-            unrewritten[name] = kinds
-    return sugar, unrewritten
+    return sugar
 
 
 def _within(name: str, packages: list[str]) -> bool:

@@ -314,3 +314,20 @@ def test_generic_coroutine_and_async_generator() -> None:
         asyncio.run(main())
         print(inspect.iscoroutinefunction(co), inspect.isasyncgenfunction(agen), co.__annotations__)
     """)
+
+
+def test_the_intrinsics_are_cpythons() -> None:
+    """The runtime runs CPython's intrinsics through code it assembles: a known
+    limitation (README), so the objects are the interpreter's own."""
+    import dis
+    import typing
+
+    from unsugar.runtime.type_params import type_param, type_params_code
+
+    code = type_params_code("INTRINSIC_TYPEVAR_WITH_BOUND")
+    assert [i.opname for i in dis.get_instructions(code)][-2:] == ["CALL_INTRINSIC_2", "RETURN_VALUE"]
+    made = type_param("INTRINSIC_TYPEVAR_WITH_BOUND", "T", lambda: int)
+    assert type(made) is typing.TypeVar and made.__bound__ is int
+    alias = type_param("INTRINSIC_TYPEALIAS", ("A", None, lambda: made))
+    assert type(alias) is typing.TypeAliasType and alias.__value__ is made
+    assert alias.__module__ == __name__  # the module that called type_param

@@ -64,9 +64,8 @@ class _Scope:
         return fn, b.load(fn.name)
 
     def make(self, intrinsic: str, *args: ast.expr) -> ast.expr:
-        """Intrinsic ``intrinsic`` of ``args``, run with the module's globals."""
-        cx = self.cx
-        return b.call(cx.rt("type_param"), cx.string(intrinsic), b.call(cx.builtin("globals")), *args)
+        """Intrinsic ``intrinsic`` of ``args``."""
+        return b.call(self.cx.rt("type_param"), self.cx.string(intrinsic), *args)
 
     def parameters(self) -> list[ast.stmt]:
         """``T = <TypeVar, ParamSpec or TypeVarTuple>`` for each type parameter."""
@@ -111,9 +110,9 @@ class _Scope:
     "function called when __value__ is first read, in an annotation scope that makes T",
     before="type Pair[T] = tuple[T, T]",
     after="def _us_typeparams_1():  # <generic parameters of Pair>\n"
-    "    T = _us_type_param('INTRINSIC_TYPEVAR', globals(), 'T')\n"
+    "    T = _us_type_param('INTRINSIC_TYPEVAR', 'T')\n"
     "    def _us_lazy_2():  # Pair\n        return tuple[T, T]\n"
-    "    return _us_type_param('INTRINSIC_TYPEALIAS', globals(), ('Pair', (T,), _us_lazy_2))\n"
+    "    return _us_type_param('INTRINSIC_TYPEALIAS', ('Pair', (T,), _us_lazy_2))\n"
     "Pair = _us_typeparams_1()",
     reference="simple_stmts.html#the-type-statement",
 )
@@ -138,9 +137,9 @@ def lower_type_alias(node: ast.TypeAlias, cx: Lowerer) -> list[ast.stmt]:
     "function's __type_params__; its defaults and decorators are evaluated outside it",
     before="def first[T](xs: list[T]) -> T: ...",
     after="def _us_typeparams_1():  # <generic parameters of first>\n"
-    "    T = _us_type_param('INTRINSIC_TYPEVAR', globals(), 'T')\n"
+    "    T = _us_type_param('INTRINSIC_TYPEVAR', 'T')\n"
     "    def _us_first_2(xs: list[T]) -> T: ...  # first\n"
-    "    return _us_type_param('INTRINSIC_SET_FUNCTION_TYPE_PARAMS', globals(), _us_first_2, (T,))\n"
+    "    return _us_type_param('INTRINSIC_SET_FUNCTION_TYPE_PARAMS', _us_first_2, (T,))\n"
     "first = _us_typeparams_1()",
     reference="compound_stmts.html#generic-functions",
     applies=lambda node: bool(getattr(node, "type_params", None)),
@@ -168,9 +167,9 @@ def lower_generic_function(node: ast.FunctionDef, cx: Lowerer) -> list[ast.stmt]
     "added after the bases; the class body stores __type_params__",
     before="class Box[T](Base): ...",
     after="def _us_typeparams_1():  # <generic parameters of Box>\n"
-    "    T = _us_type_param('INTRINSIC_TYPEVAR', globals(), 'T')\n"
+    "    T = _us_type_param('INTRINSIC_TYPEVAR', 'T')\n"
     "    _us_params_2 = (T,)\n"
-    "    _us_generic_3 = _us_type_param('INTRINSIC_SUBSCRIPT_GENERIC', globals(), _us_params_2)\n"
+    "    _us_generic_3 = _us_type_param('INTRINSIC_SUBSCRIPT_GENERIC', _us_params_2)\n"
     "    class _us_Box_4(Base, _us_generic_3):  # Box\n"
     "        __type_params__ = _us_params_2\n        ...\n"
     "    return _us_Box_4\nBox = _us_typeparams_1()",

@@ -6,8 +6,8 @@ first read, once. Only the interpreter's intrinsics make those
 (``INTRINSIC_TYPEVAR_WITH_BOUND``, ``INTRINSIC_TYPEALIAS``, ...), so the
 runtime assembles, once per intrinsic, the code of a function that runs it:
 ``RESUME 0; LOAD_FAST 0 [; LOAD_FAST 1]; CALL_INTRINSIC_1/2 n; RETURN_VALUE``.
-The function runs with the calling module's globals, from which the objects
-take their ``__module__``.
+A ``TypeAliasType`` takes its ``__module__`` from the module whose code
+called ``type_param``, as from the module of a ``type`` statement.
 """
 
 type_params_codes = dict()
@@ -43,6 +43,6 @@ def type_params_code(name):
     return code
 
 
-def type_param(name, module, *args):
-    """Intrinsic ``name`` of ``args``, run with the globals ``module``."""
-    return type(type_param)(type_params_code(name), module)(*args)
+def type_param(name, *args):
+    """Intrinsic ``name`` of ``args``."""
+    return type(type_param)(type_params_code(name), type_param.__globals__)(*args)
