@@ -331,3 +331,26 @@ def test_the_intrinsics_are_cpythons() -> None:
     alias = type_param("INTRINSIC_TYPEALIAS", ("A", None, lambda: made))
     assert type(alias) is typing.TypeAliasType and alias.__value__ is made
     assert alias.__module__ == __name__  # the module that called type_param
+
+
+@pytest.mark.parametrize("keep", [("class",), ("decorator",), ("default",)])
+def test_with_rules_kept(keep: tuple[str, ...]) -> None:
+    """A kept class statement is named as the class; a generic def whose
+    decorators are kept stays generic."""
+    assert_same("""
+        def deco(f):
+            return f
+        @deco
+        class Box[T](list[T]):
+            "Doc."
+            def get[U](self, u: U = 1) -> T:
+                "Get."
+                return u
+        @deco
+        def f[T](x: T = 2) -> T:
+            return x
+        print(Box.__name__, Box.__qualname__, Box.__type_params__, Box.__orig_bases__, Box.__doc__)
+        print(sorted(vars(Box))[:4], Box().get(), Box.get.__type_params__, Box.get.__doc__)
+        print(Box.get.__qualname__, Box.get.__code__.co_qualname, f.__qualname__)
+        print(f(), f.__type_params__, f.__annotations__, f.__defaults__)
+    """, keep=keep)

@@ -437,8 +437,10 @@ class Lowerer:
         # a def in a class body keeps its plain name: the compiler mangles the
         # binding, while co_name and __qualname__ keep the plain one
         if node.name != shown:
-            rename = b.call(self.rt("rename_function"), b.load(node.name), self.string(shown),
-                            self.string(self.qualname(shown)))
+            inner = getattr(node, "inner_qualname", None)
+            args = [b.load(node.name), self.string(shown), self.string(self.qualname(shown))]
+            rename = b.call(self.rt("rename_function"), *args) if inner is None else \
+                b.call(self.rt("rename_scope_function"), *args, self.string(inner))
             tail.insert(0, b.copy_location(b.expr(rename), node))
         return [node, *tail]
 

@@ -21,6 +21,7 @@ from unsugar.lowering import Lowerer, mangle
 from unsugar.namespaces import ClassAnnotations, ClassNamespace
 from unsugar.registry import stmt_rule
 from unsugar.rules.classes import TYPE_PARAMS
+from unsugar.rules.functions import docstring_of
 
 _MAKERS = {
     ast.ParamSpec: "INTRINSIC_PARAMSPEC",
@@ -142,7 +143,8 @@ def lower_type_alias(node: ast.TypeAlias, cx: Lowerer) -> list[ast.stmt]:
     "    return _us_type_param('INTRINSIC_SET_FUNCTION_TYPE_PARAMS', _us_first_2, (T,))\n"
     "first = _us_typeparams_1()",
     reference="compound_stmts.html#generic-functions",
-    applies=lambda node: bool(getattr(node, "type_params", None)),
+    # with the decorators kept (``--keep decorator``) the def stays generic
+    applies=lambda node: bool(getattr(node, "type_params", None)) and not node.decorator_list,
 )
 def lower_generic_function(node: ast.FunctionDef, cx: Lowerer) -> list[ast.stmt]:
     """The rules for decorators, defaults and docstrings have run (they belong
@@ -178,7 +180,10 @@ def lower_generic_function(node: ast.FunctionDef, cx: Lowerer) -> list[ast.stmt]
 )
 def lower_generic_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     """The decorators are evaluated where the class statement is, then the
-    annotation scope runs (bases, keywords, the class), then they are applied."""
+    annotation scope runs (bases, keywords, the class), then they are applied.
+    A class statement kept (``--keep class``) binds the class's own name in
+    the annotation scope, and sets its ``__qualname__`` as if the scope were not
+    there."""
     scope = _Scope(node, node.name, cx)
     body = scope.parameters()
     params, generic_base = cx.temp("params"), cx.temp("generic")
@@ -187,9 +192,15 @@ def lower_generic_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         b.assign(generic_base, scope.make("INTRINSIC_SUBSCRIPT_GENERIC", b.load(params))),
     ]
     bound, decorators = node.name, node.decorator_list
-    node.name, node.shown_name, node.type_params = cx.temp(bound.lstrip("_") or "C"), bound, []
-    node.decorator_list, node.bases = [], [*node.bases, b.load(generic_base)]
-    setattr(node, TYPE_PARAMS, params)
+    node.type_params, node.decorator_list = [], []
+    node.bases = [*node.bases, b.load(generic_base)]
+    if cx.keeps("class"):  # a class statement, named as the class outside, stores __type_params__
+        at = 1 if docstring_of(node.body) is not None else 0
+        node.body[at:at] = b.located([b.assign("__qualname__", ast.Constant(cx.qualname(bound))),
+                                      b.assign("__type_params__", b.load(params))], node)
+    else:
+        node.name, node.shown_name = cx.temp(bound.lstrip("_") or "C"), bound
+        setattr(node, TYPE_PARAMS, params)
     generic, value = scope.call([*body, node, b.ret(b.load(node.name))])
     for decorator in reversed(decorators):
         value = b.call(decorator, value)

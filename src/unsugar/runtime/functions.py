@@ -16,11 +16,24 @@ def rename_function(fn, name, qualname):
     have had: ``def _us_lambda_1`` becomes ``<lambda>``. Code objects nested
     in it get their qualified names fixed too (``f.<locals>.g``)."""
     code = fn.__code__
+    return renamed_function(fn, name, qualname, str.__add__(code.co_qualname, "."),
+                            str.__add__(qualname, "."))
+
+
+def rename_scope_function(fn, name, qualname, inner):
+    """``rename_function`` for a def whose nested code is named as if it were
+    not there (an annotation scope, a comprehension): their qualified names
+    start with ``inner`` instead of ``<its qualname>.<locals>.``."""
+    code = fn.__code__
+    return renamed_function(fn, name, qualname, str.__add__(code.co_qualname, ".<locals>."), inner)
+
+
+def renamed_function(fn, name, qualname, old, new):
+    """``fn`` named ``name``/``qualname``; nested code named ``old...`` is named ``new...``."""
+    code = fn.__code__
     consts = code.co_consts
     if type(code) in set(map(type, consts)):  # a code object is nested in it
-        consts = requalified_consts(
-            consts, str.__add__(code.co_qualname, "."), str.__add__(qualname, ".")
-        )
+        consts = requalified_consts(consts, old, new)
     fn.__code__ = code.replace(co_name=name, co_qualname=qualname, co_consts=consts)
     fn.__name__ = name
     fn.__qualname__ = qualname
