@@ -48,7 +48,25 @@ def _pair(op: ast.cmpop, left: ast.expr, right: ast.expr, cx: Lowerer) -> ast.ex
     rule_id, _, helper, _ = COMPARE[type(op)]
     if cx.keeps(rule_id):
         return ast.Compare(left=left, ops=[op], comparators=[right])
-    return b.call(cx.rt(helper), left, right)
+    return _compare(op, left, right, cx)
+
+
+def _compare(op: ast.cmpop, left: ast.expr, right: ast.expr, cx: Lowerer) -> ast.expr:
+    """``helper(left, right)``; an identity test of two names or ints (or the type
+    of a name) compares their ids in place: ``int.__eq__(id(a), id(b))``. (Between
+    the two ``id`` calls nothing else runs and the first object stays alive, so
+    its id cannot be reused; an operand computed by a call would die before the
+    second ran, hence the helper.)"""
+    def stays_alive(operand: ast.expr) -> bool:
+        if isinstance(operand, ast.Call) and len(operand.args) == 1 and not operand.keywords:
+            is_type = isinstance(operand.func, ast.Name) and operand.func.id == cx.builtin("type").id
+            return is_type and isinstance(operand.args[0], ast.Name)
+        return isinstance(operand, ast.Name | ast.Constant)
+
+    if isinstance(op, ast.Is | ast.IsNot) and stays_alive(left) and stays_alive(right):
+        test = cx.method("int", "__eq__" if isinstance(op, ast.Is) else "__ne__")
+        return b.call(test, b.call(cx.builtin("id"), left), b.call(cx.builtin("id"), right))
+    return b.call(cx.rt(COMPARE[type(op)][2]), left, right)
 
 
 def _register(op: type[ast.cmpop], rule_id: str, symbol: str, helper: str, reference: str) -> None:
@@ -59,12 +77,14 @@ def _register(op: type[ast.cmpop], rule_id: str, symbol: str, helper: str, refer
             rule_id, f"a {symbol} b calls the rich comparison of a, then the reflected one of b"
         ),
         before=f"a {symbol} b",
-        after=f"_us_{helper}(a, b)",
+        after=f"_us_{helper}(a, b)" if op not in (ast.Is, ast.IsNot) else
+        f"_us_int_{'eq' if op is ast.Is else 'ne'}(_us_id(a), _us_id(b))  "
+        f"# operands not names: _us_{helper}(a, b)",
         reference=reference,
         applies=lambda node: len(node.ops) == 1 and isinstance(node.ops[0], op),
     )
     def lower_compare(node: ast.Compare, cx: Lowerer) -> ast.expr:
-        return b.call(cx.rt(helper), node.left, node.comparators[0])
+        return _compare(node.ops[0], node.left, node.comparators[0], cx)
 
 
 for _op, (_id, _symbol, _helper, _reference) in COMPARE.items():

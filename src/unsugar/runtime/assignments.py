@@ -13,8 +13,8 @@ def attribute_set(value, obj, name):
 
 
 def subscript_store(value, obj, key):
-    """``obj[key] = value``, with the arguments in evaluation order."""
-    subscript_set(obj, key, value)  # noqa: F821  (runtime/operators.py)
+    """``obj[key] = value``, with the arguments in evaluation order (``subscript_set``)."""
+    operator_dict_get(set_plans, type(obj), subscript_set_full)(obj, key, value)  # noqa: F821
 
 
 def unpack_defines_iter(cls):
@@ -37,7 +37,17 @@ def unpack_start(value):
 
 
 def unpack_exact(value, count):
-    """``a, b = value``: exactly ``count`` items (one more is asked for, to check)."""
+    """``a, b = value``: exactly ``count`` items (one more is asked for, to check).
+    A tuple or list of the right length gives its items as they are now, as
+    CPython's ``UNPACK_SEQUENCE`` does (a list is copied: storing a target may
+    change it)."""
+    kind = type(value)
+    if kind is tuple:
+        if operator_int_eq(len(value), count):  # noqa: F821
+            return iter(value)
+    elif kind is list:
+        if operator_int_eq(len(value), count):  # noqa: F821
+            return iter(list.copy(value))
     items = unpack_start(value)
     values = []
     while len(values) < count:

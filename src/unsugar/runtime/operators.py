@@ -6,8 +6,13 @@ bound as CPython binds them. ``NotImplemented`` passes the turn to the other
 operand. Error messages are CPython's, with the C-level type names it uses
 (``'decimal.Decimal'``).
 
-No operator syntax here: its rewriting calls these very helpers. Identity is
-``int.__eq__(id(a), id(b))`` and arithmetic on ints calls ``int`` methods.
+No operator syntax here but ``is`` between names: the rewriting of the others
+calls these very helpers, while ``a is b`` becomes ``int.__eq__(id(a), id(b))``
+in place. Arithmetic on ints calls ``int`` methods.
+
+Each operator keeps plans: for a pair of built-in (immutable) types, the
+method that answered the whole dispatch is called directly next time
+(:func:`planned`).
 
 Binary operators follow CPython's number slots: a class's slot is filled
 from its ``__op__``/``__rop__`` (``number_slot``), a slot shared by both
@@ -90,10 +95,10 @@ def special_lookup(kind, name):
     classes = iter(operator_mro_of(kind))
     while 1:
         klass = next(classes, operator_missing)
-        if compare_is(klass, operator_missing):
+        if klass is operator_missing:
             return operator_missing
         value = operator_proxy_get(operator_dict_of(klass), name, operator_missing)
-        if compare_is_not(value, operator_missing):
+        if value is not operator_missing:
             return value
 
 
@@ -102,14 +107,14 @@ def special_call(method, obj, *args):
     get ``obj`` first, other descriptors are bound with ``__get__``, anything else
     is called as it is."""
     kind = type(method)
-    if compare_is(kind, operator_function_type):
+    if kind is operator_function_type:
         return method(obj, *args)
-    if compare_is(kind, operator_wrapper_type):
+    if kind is operator_wrapper_type:
         return method(obj, *args)
-    if compare_is(kind, operator_method_type):
+    if kind is operator_method_type:
         return method(obj, *args)
     getter = special_lookup(kind, "__get__")
-    if compare_is(getter, operator_missing):
+    if getter is operator_missing:
         return method(*args)
     return special_call(getter, method, obj, type(obj))(*args)
 
@@ -117,7 +122,7 @@ def special_call(method, obj, *args):
 def special_call_maybe(obj, name, other):
     """``type(obj).name(obj, other)``, or ``NotImplemented`` when there is no such method."""
     method = special_lookup(type(obj), name)
-    if compare_is(method, operator_missing):
+    if method is operator_missing:
         return NotImplemented
     return special_call(method, obj, other)
 
@@ -127,17 +132,17 @@ def compare_call_maybe(obj, name, other):
     (a descriptor's ``__get__``) is dropped and gives ``NotImplemented``, as CPython's
     ``slot_tp_richcompare`` does."""
     method = special_lookup(type(obj), name)
-    if compare_is(method, operator_missing):
+    if method is operator_missing:
         return NotImplemented
     kind = type(method)
-    if compare_is(kind, operator_function_type):
+    if kind is operator_function_type:
         return method(obj, other)
-    if compare_is(kind, operator_wrapper_type):
+    if kind is operator_wrapper_type:
         return method(obj, other)
-    if compare_is(kind, operator_method_type):
+    if kind is operator_method_type:
         return method(obj, other)
     getter = special_lookup(kind, "__get__")
-    if compare_is(getter, operator_missing):
+    if getter is operator_missing:
         return method(other)
     try:
         bound = special_call(getter, method, obj, type(obj))
@@ -152,7 +157,7 @@ def operator_type_name(kind, width):
     It is read from a message CPython writes with it:
     ``NoneType.__new__(X): X is not a subtype of NoneType``.
     """
-    if compare_is(kind, operator_none_type):
+    if kind is operator_none_type:
         return "NoneType"
     try:
         operator_none_new(kind)
@@ -214,7 +219,7 @@ def sequence_repeat_slot(kind):
     """``sq_repeat``: ``__mul__`` of a built-in sequence, unless ``__rmul__`` was redefined."""
     method = sequence_slot(kind, "__mul__")
     reflected = special_lookup(kind, "__rmul__")
-    if compare_is(reflected, operator_missing):
+    if reflected is operator_missing:
         return method
     if sequence_wrapper(reflected):
         return method
@@ -252,7 +257,7 @@ def slot_part(kind, name):
     (``operator_missing``, also for a sequence's wrapper), the C type whose wrapper
     it is, or ``operator_generic`` (a Python-level method)."""
     method = special_lookup(kind, name)
-    if compare_is(method, operator_missing):
+    if method is operator_missing:
         return operator_missing
     if compare_is(type(method), operator_wrapper_type):
         if operator_str_eq(method.__name__, name):
@@ -267,11 +272,11 @@ def number_slot(kind, name, reflected):
     ``reflected``: ``operator_missing``, a C type, or ``operator_generic``."""
     forward = slot_part(kind, name)
     backward = slot_part(kind, reflected)
-    if compare_is(forward, operator_generic):
+    if forward is operator_generic:
         return forward
-    if compare_is(backward, operator_generic):
+    if backward is operator_generic:
         return backward
-    if compare_is(forward, operator_missing):
+    if forward is operator_missing:
         return backward
     return forward
 
@@ -281,7 +286,7 @@ def inplace_slot(kind, name):
     or ``operator_generic``. A class deriving from ``list`` gets ``list.__iadd__``
     here (its signature fits the slot), ``list`` itself does not."""
     method = special_lookup(kind, name)
-    if compare_is(method, operator_missing):
+    if method is operator_missing:
         return operator_missing
     if compare_is(type(method), operator_wrapper_type):
         if operator_str_eq(method.__name__, name):
@@ -297,12 +302,12 @@ def inplace_slot(kind, name):
 def operator_overloaded(left_type, right_type, name):
     """Whether ``right_type`` redefines ``name`` (``method_is_overloaded``)."""
     right = getattr(right_type, name, operator_missing)
-    if compare_is(right, operator_missing):
+    if right is operator_missing:
         return False
     left = getattr(left_type, name, operator_missing)
-    if compare_is(left, operator_missing):
+    if left is operator_missing:
         return True
-    if compare_is(left, right):
+    if left is right:
         return False
     return bool(compare_ne(left, right))
 
@@ -312,73 +317,118 @@ def generic_binary(left, right, name, reflected):
     left_type = type(left)
     right_type = type(right)
     do_other = False
-    if compare_is_not(left_type, right_type):
+    if left_type is not right_type:
         do_other = compare_is(number_slot(right_type, name, reflected), operator_generic)
     if compare_is(number_slot(left_type, name, reflected), operator_generic):
         if do_other:
             if operator_is_subtype(left_type, right_type):
                 if operator_overloaded(left_type, right_type, reflected):
                     result = special_call_maybe(right, reflected, left)
-                    if compare_is_not(result, NotImplemented):
+                    if result is not NotImplemented:
                         return result
                     do_other = False
         result = special_call_maybe(left, name, right)
-        if compare_is_not(result, NotImplemented):
+        if result is not NotImplemented:
             return result
-        if compare_is(left_type, right_type):
+        if left_type is right_type:
             return result
     if do_other:
         return special_call_maybe(right, reflected, left)
     return NotImplemented
 
 
-def slot_call(slot, left, right, name, reflected):
-    """Call number slot ``slot`` on ``(left, right)``; a C slot through its wrapper."""
-    if compare_is(slot, operator_generic):
-        return generic_binary(left, right, name, reflected)
-    if operator_is_subtype(slot, type(left)):
-        return operator_proxy_get(operator_dict_of(slot), name)(left, right)
-    return operator_proxy_get(operator_dict_of(slot), reflected)(right, left)
+def swapped(method):
+    """``method`` called with the two operands the other way round (a reflected method)."""
+    def call(left, right):
+        return method(right, left)
+    return call
 
 
-def binary_dispatch(left, right, name, reflected):
+def binary_slot_step(slot, left_type, name, reflected):
+    """How number slot ``slot`` is called on ``(left, right)``: a C slot through its
+    wrapper, ``__op__`` of the left operand's type or ``__rop__`` of the right one's."""
+    if slot is operator_generic:
+        def call(left, right):
+            return generic_binary(left, right, name, reflected)
+        return call
+    if operator_is_subtype(slot, left_type):
+        return operator_proxy_get(operator_dict_of(slot), name)
+    return swapped(operator_proxy_get(operator_dict_of(slot), reflected))
+
+
+def binary_steps(left_type, right_type, name, reflected):
     """CPython's ``binary_op1``: the left operand's slot, then the right one's (first
     when its type is a proper subclass of the left's); a slot shared by both types
-    runs once. ``NotImplemented`` if none answers."""
-    left_type = type(left)
-    right_type = type(right)
+    runs once. The slots, as callables of ``(left, right)``, in that order."""
     left_slot = number_slot(left_type, name, reflected)
     right_slot = operator_missing
-    if compare_is_not(left_type, right_type):
+    if left_type is not right_type:
         right_slot = number_slot(right_type, name, reflected)
-        if compare_is(right_slot, left_slot):
+        if right_slot is left_slot:
             right_slot = operator_missing
-    if compare_is_not(left_slot, operator_missing):
-        if compare_is_not(right_slot, operator_missing):
+    steps = []
+    if left_slot is not operator_missing:
+        if right_slot is not operator_missing:
             if operator_is_subtype(left_type, right_type):
-                result = slot_call(right_slot, left, right, name, reflected)
-                if compare_is_not(result, NotImplemented):
-                    return result
+                list.append(steps, binary_slot_step(right_slot, left_type, name, reflected))
                 right_slot = operator_missing
-        result = slot_call(left_slot, left, right, name, reflected)
-        if compare_is_not(result, NotImplemented):
+        list.append(steps, binary_slot_step(left_slot, left_type, name, reflected))
+    if right_slot is not operator_missing:
+        list.append(steps, binary_slot_step(right_slot, left_type, name, reflected))
+    return steps
+
+
+def inplace_steps(left_type, right_type, name, binary, reflected):
+    """CPython's ``binary_iop1``: the in-place slot, then the binary operator's."""
+    slot = inplace_slot(left_type, name)
+    steps = []
+    if slot is operator_generic:
+        def call(left, right):
+            return special_call(special_lookup(type(left), name), left, right)
+        steps = [call]
+    elif slot is not operator_missing:
+        steps = [slot]
+    list.extend(steps, binary_steps(left_type, right_type, binary, reflected))
+    return steps
+
+
+def planned(plans, steps, left, right):
+    """The first answer of ``steps`` on ``(left, right)``, ``NotImplemented`` if none.
+
+    When both operands' types are immutable (``Py_TPFLAGS_IMMUTABLETYPE``: the
+    built-in types), the step that answered becomes the plan for that pair of
+    types in ``plans``: the methods of such types cannot change, and whether
+    their C methods decline (``NotImplemented``) depends on the operands' types,
+    so the same step answers next time, and those before it decline again.
+    The one exception, ``object.__eq__`` (and ``__ne__``), which declines
+    different objects, is for ``equality_operation`` to handle.
+    """
+    for step in steps:
+        result = step(left, right)
+        if result is not NotImplemented:
+            left_type = type(left)
+            right_type = type(right)
+            if operator_int_and(operator_int_and(operator_flags_of(left_type),
+                                                 operator_flags_of(right_type)), 256):
+                row = operator_dict_get(plans, left_type)
+                if row is None:
+                    row = dict()
+                    dict.__setitem__(plans, left_type, row)
+                dict.__setitem__(row, right_type, step)
             return result
-    if compare_is_not(right_slot, operator_missing):
-        return slot_call(right_slot, left, right, name, reflected)
     return NotImplemented
 
 
-def inplace_dispatch(left, right, name, binary, reflected):
-    """CPython's ``binary_iop1``: the in-place slot, then the binary operator's."""
-    slot = inplace_slot(type(left), name)
-    if compare_is_not(slot, operator_missing):
-        if compare_is(slot, operator_generic):
-            result = special_call(special_lookup(type(left), name), left, right)
-        else:
-            result = slot(left, right)
-        if compare_is_not(result, NotImplemented):
-            return result
-    return binary_dispatch(left, right, binary, reflected)
+operator_no_plans = dict()
+
+
+def planned_operation(plans, full):
+    """An operation on two operands: the plan ``plans`` holds for their types,
+    else ``full``, the whole dispatch, which makes the plans."""
+    def operation(left, right):
+        row = operator_dict_get(plans, type(left), operator_no_plans)
+        return operator_dict_get(row, type(right), full)(left, right)
+    return operation
 
 
 def binary_error(symbol, left, right):
@@ -389,20 +439,43 @@ def binary_error(symbol, left, right):
     ))
 
 
-def binary_operator(left, right, name, reflected, symbol):
-    """A binary operator without sequence behaviour."""
-    result = binary_dispatch(left, right, name, reflected)
-    if compare_is(result, NotImplemented):
-        raise binary_error(symbol, left, right)
-    return result
+def binary_operation(name, reflected, symbol, sequence_steps):
+    """``left OP right``: the number slots, then what ``sequence_steps(left_type,
+    right_type)`` adds (a built-in sequence's concatenation or repetition)."""
+    plans = dict()
+
+    def full(left, right):
+        left_type = type(left)
+        right_type = type(right)
+        steps = binary_steps(left_type, right_type, name, reflected)
+        list.extend(steps, sequence_steps(left_type, right_type))
+        result = planned(plans, steps, left, right)
+        if result is NotImplemented:
+            raise binary_error(symbol, left, right)
+        return result
+    return planned_operation(plans, full)
 
 
-def inplace_operator(left, right, name, binary, reflected, symbol):
-    """An augmented assignment's operator without sequence behaviour."""
-    result = inplace_dispatch(left, right, name, binary, reflected)
-    if compare_is(result, NotImplemented):
-        raise binary_error(symbol, left, right)
-    return result
+def inplace_operation(name, binary, reflected, symbol, sequence_steps):
+    """``left OP= right``: the in-place slot, the binary operator's slots, then what
+    ``sequence_steps`` adds."""
+    plans = dict()
+
+    def full(left, right):
+        left_type = type(left)
+        right_type = type(right)
+        steps = inplace_steps(left_type, right_type, name, binary, reflected)
+        list.extend(steps, sequence_steps(left_type, right_type))
+        result = planned(plans, steps, left, right)
+        if result is NotImplemented:
+            raise binary_error(symbol, left, right)
+        return result
+    return planned_operation(plans, full)
+
+
+def no_sequence_steps(left_type, right_type):
+    """An operator that sequences do not implement."""
+    return []
 
 
 def sequence_repeat(method, sequence, count):
@@ -412,272 +485,212 @@ def sequence_repeat(method, sequence, count):
     raise operator_type_error("can't multiply sequence by non-int of type '{}'", count)
 
 
-def binary_add(left, right):
-    """``left + right``; then the left operand's sequence concatenation."""
-    result = binary_dispatch(left, right, "__add__", "__radd__")
-    if compare_is_not(result, NotImplemented):
-        return result
-    method = sequence_slot(type(left), "__add__")
-    if compare_is_not(method, operator_missing):
-        return method(left, right)
-    raise binary_error("+", left, right)
+def repeat_step(method):
+    """A built-in sequence's repetition as a step: ``(sequence, count)``."""
+    def call(sequence, count):
+        return sequence_repeat(method, sequence, count)
+    return call
 
 
-def binary_sub(left, right):
-    """``left - right``."""
-    return binary_operator(left, right, "__sub__", "__rsub__", "-")
+def concat_steps(left_type, right_type):
+    """``+``: the left operand's sequence concatenation."""
+    method = sequence_slot(left_type, "__add__")
+    if method is operator_missing:
+        return []
+    return [method]
 
 
-def binary_mult(left, right):
-    """``left * right``; then a sequence's repetition (left operand, else right)."""
-    result = binary_dispatch(left, right, "__mul__", "__rmul__")
-    if compare_is_not(result, NotImplemented):
-        return result
-    method = sequence_repeat_slot(type(left))
-    if compare_is_not(method, operator_missing):
-        return sequence_repeat(method, left, right)
-    method = sequence_repeat_slot(type(right))
-    if compare_is_not(method, operator_missing):
-        return sequence_repeat(method, right, left)
-    raise binary_error("*", left, right)
+def repeat_steps(left_type, right_type):
+    """``*``: a sequence's repetition, the left operand's, else the right one's."""
+    method = sequence_repeat_slot(left_type)
+    if method is not operator_missing:
+        return [repeat_step(method)]
+    method = sequence_repeat_slot(right_type)
+    if method is not operator_missing:
+        return [swapped(repeat_step(method))]
+    return []
 
 
-def binary_matmult(left, right):
-    """``left @ right``."""
-    return binary_operator(left, right, "__matmul__", "__rmatmul__", "@")
+def inplace_concat_steps(left_type, right_type):
+    """``+=``: the left operand's in-place concatenation, else its concatenation
+    (``list += iterable``)."""
+    method = sequence_slot(left_type, "__iadd__")
+    if method is operator_missing:
+        return concat_steps(left_type, right_type)
+    return [method]
 
 
-def binary_div(left, right):
-    """``left / right``."""
-    return binary_operator(left, right, "__truediv__", "__rtruediv__", "/")
-
-
-def binary_floordiv(left, right):
-    """``left // right``."""
-    return binary_operator(left, right, "__floordiv__", "__rfloordiv__", "//")
-
-
-def binary_mod(left, right):
-    """``left % right``."""
-    return binary_operator(left, right, "__mod__", "__rmod__", "%")
-
-
-def binary_pow(left, right):
-    """``left ** right``."""
-    return binary_operator(left, right, "__pow__", "__rpow__", "** or pow()")
-
-
-def binary_lshift(left, right):
-    """``left << right``."""
-    return binary_operator(left, right, "__lshift__", "__rlshift__", "<<")
-
-
-def binary_rshift(left, right):
-    """``left >> right``."""
-    return binary_operator(left, right, "__rshift__", "__rrshift__", ">>")
-
-
-def binary_bitor(left, right):
-    """``left | right``."""
-    return binary_operator(left, right, "__or__", "__ror__", "|")
-
-
-def binary_bitxor(left, right):
-    """``left ^ right``."""
-    return binary_operator(left, right, "__xor__", "__rxor__", "^")
-
-
-def binary_bitand(left, right):
-    """``left & right``."""
-    return binary_operator(left, right, "__and__", "__rand__", "&")
-
-
-def inplace_add(left, right):
-    """``left += right``: ``__iadd__``, ``+``, then the left operand's in-place
-    concatenation, else its concatenation (``list += iterable``)."""
-    result = inplace_dispatch(left, right, "__iadd__", "__add__", "__radd__")
-    if compare_is_not(result, NotImplemented):
-        return result
-    method = sequence_slot(type(left), "__iadd__")
-    if compare_is(method, operator_missing):
-        method = sequence_slot(type(left), "__add__")
-    if compare_is_not(method, operator_missing):
-        return method(left, right)
-    raise binary_error("+=", left, right)
-
-
-def inplace_sub(left, right):
-    """``left -= right``."""
-    return inplace_operator(left, right, "__isub__", "__sub__", "__rsub__", "-=")
-
-
-def inplace_mult(left, right):
-    """``left *= right``: ``__imul__``, ``*``, then a sequence's repetition; the right
+def inplace_repeat_steps(left_type, right_type):
+    """``*=``: a sequence's in-place repetition, else its repetition; the right
     operand repeats only when the left one has no sequence methods at all."""
-    result = inplace_dispatch(left, right, "__imul__", "__mul__", "__rmul__")
-    if compare_is_not(result, NotImplemented):
-        return result
-    if sequence_struct(type(left)):
-        method = sequence_slot(type(left), "__imul__")
-        if compare_is(method, operator_missing):
-            method = sequence_repeat_slot(type(left))
-        if compare_is_not(method, operator_missing):
-            return sequence_repeat(method, left, right)
-    else:
-        method = sequence_repeat_slot(type(right))
-        if compare_is_not(method, operator_missing):
-            return sequence_repeat(method, right, left)
-    raise binary_error("*=", left, right)
+    if sequence_struct(left_type):
+        method = sequence_slot(left_type, "__imul__")
+        if method is operator_missing:
+            method = sequence_repeat_slot(left_type)
+        if method is not operator_missing:
+            return [repeat_step(method)]
+        return []
+    method = sequence_repeat_slot(right_type)
+    if method is not operator_missing:
+        return [swapped(repeat_step(method))]
+    return []
 
 
-def inplace_matmult(left, right):
-    """``left @= right``."""
-    return inplace_operator(left, right, "__imatmul__", "__matmul__", "__rmatmul__", "@=")
+binary_add = binary_operation("__add__", "__radd__", "+", concat_steps)
+binary_sub = binary_operation("__sub__", "__rsub__", "-", no_sequence_steps)
+binary_mult = binary_operation("__mul__", "__rmul__", "*", repeat_steps)
+binary_matmult = binary_operation("__matmul__", "__rmatmul__", "@", no_sequence_steps)
+binary_div = binary_operation("__truediv__", "__rtruediv__", "/", no_sequence_steps)
+binary_floordiv = binary_operation("__floordiv__", "__rfloordiv__", "//", no_sequence_steps)
+binary_mod = binary_operation("__mod__", "__rmod__", "%", no_sequence_steps)
+binary_pow = binary_operation("__pow__", "__rpow__", "** or pow()", no_sequence_steps)
+binary_lshift = binary_operation("__lshift__", "__rlshift__", "<<", no_sequence_steps)
+binary_rshift = binary_operation("__rshift__", "__rrshift__", ">>", no_sequence_steps)
+binary_bitor = binary_operation("__or__", "__ror__", "|", no_sequence_steps)
+binary_bitxor = binary_operation("__xor__", "__rxor__", "^", no_sequence_steps)
+binary_bitand = binary_operation("__and__", "__rand__", "&", no_sequence_steps)
+inplace_add = inplace_operation("__iadd__", "__add__", "__radd__", "+=", inplace_concat_steps)
+inplace_sub = inplace_operation("__isub__", "__sub__", "__rsub__", "-=", no_sequence_steps)
+inplace_mult = inplace_operation("__imul__", "__mul__", "__rmul__", "*=", inplace_repeat_steps)
+inplace_matmult = inplace_operation("__imatmul__", "__matmul__", "__rmatmul__", "@=",
+                                    no_sequence_steps)
+inplace_div = inplace_operation("__itruediv__", "__truediv__", "__rtruediv__", "/=",
+                                no_sequence_steps)
+inplace_floordiv = inplace_operation("__ifloordiv__", "__floordiv__", "__rfloordiv__", "//=",
+                                     no_sequence_steps)
+inplace_mod = inplace_operation("__imod__", "__mod__", "__rmod__", "%=", no_sequence_steps)
+inplace_pow = inplace_operation("__ipow__", "__pow__", "__rpow__", "**=", no_sequence_steps)
+inplace_lshift = inplace_operation("__ilshift__", "__lshift__", "__rlshift__", "<<=",
+                                   no_sequence_steps)
+inplace_rshift = inplace_operation("__irshift__", "__rshift__", "__rrshift__", ">>=",
+                                   no_sequence_steps)
+inplace_bitor = inplace_operation("__ior__", "__or__", "__ror__", "|=", no_sequence_steps)
+inplace_bitxor = inplace_operation("__ixor__", "__xor__", "__rxor__", "^=", no_sequence_steps)
+inplace_bitand = inplace_operation("__iand__", "__and__", "__rand__", "&=", no_sequence_steps)
 
 
-def inplace_div(left, right):
-    """``left /= right``."""
-    return inplace_operator(left, right, "__itruediv__", "__truediv__", "__rtruediv__", "/=")
+def fixed_method(plans, kind, method):
+    """Keep ``method`` (found on ``kind``) as the plan for ``kind`` in ``plans`` when
+    it cannot change and is called as it is: a C method of an immutable type
+    (a ``deque``'s item slots convert the index first)."""
+    if operator_int_and(operator_flags_of(kind), 256):
+        if type(method) is operator_wrapper_type:
+            if not deque_wrapper(method):
+                dict.__setitem__(plans, kind, method)
+        elif type(method) is operator_method_type:
+            dict.__setitem__(plans, kind, method)
 
 
-def inplace_floordiv(left, right):
-    """``left //= right``."""
-    return inplace_operator(left, right, "__ifloordiv__", "__floordiv__", "__rfloordiv__", "//=")
+def unary_operation(name, symbol):
+    """``OP operand``: ``type(operand).name(operand)``, or ``bad operand type for
+    unary -: 'str'``."""
+    plans = dict()
+
+    def full(operand):
+        kind = type(operand)
+        method = special_lookup(kind, name)
+        if method is operator_missing:
+            raise operator_type_error(operator_str_format("bad operand type for unary {}: '{{}}'", symbol), operand)
+        fixed_method(plans, kind, method)
+        return special_call(method, operand)
+
+    def operation(operand):
+        return operator_dict_get(plans, type(operand), full)(operand)
+    return operation
 
 
-def inplace_mod(left, right):
-    """``left %= right``."""
-    return inplace_operator(left, right, "__imod__", "__mod__", "__rmod__", "%=")
+unary_neg = unary_operation("__neg__", "-")
+unary_pos = unary_operation("__pos__", "+")
+unary_invert = unary_operation("__invert__", "~")
 
 
-def inplace_pow(left, right):
-    """``left **= right``."""
-    return inplace_operator(left, right, "__ipow__", "__pow__", "__rpow__", "**=")
+def compare_step(kind, name):
+    """How ``type(obj).name(obj, other)`` is called for a rich comparison: the
+    method of a built-in type itself (it cannot change), else looked up at each
+    call (``compare_call_maybe``)."""
+    if operator_int_and(operator_flags_of(kind), 256):
+        method = special_lookup(kind, name)
+        if method is not operator_missing:
+            if type(method) is operator_wrapper_type:
+                return method
+
+    def call(obj, other):
+        return compare_call_maybe(obj, name, other)
+    return call
 
 
-def inplace_lshift(left, right):
-    """``left <<= right``."""
-    return inplace_operator(left, right, "__ilshift__", "__lshift__", "__rlshift__", "<<=")
-
-
-def inplace_rshift(left, right):
-    """``left >>= right``."""
-    return inplace_operator(left, right, "__irshift__", "__rshift__", "__rrshift__", ">>=")
-
-
-def inplace_bitor(left, right):
-    """``left |= right``."""
-    return inplace_operator(left, right, "__ior__", "__or__", "__ror__", "|=")
-
-
-def inplace_bitxor(left, right):
-    """``left ^= right``."""
-    return inplace_operator(left, right, "__ixor__", "__xor__", "__rxor__", "^=")
-
-
-def inplace_bitand(left, right):
-    """``left &= right``."""
-    return inplace_operator(left, right, "__iand__", "__and__", "__rand__", "&=")
-
-
-def unary_operator(operand, name, symbol):
-    """``type(operand).name(operand)``, or ``bad operand type for unary -: 'str'``."""
-    method = special_lookup(type(operand), name)
-    if compare_is(method, operator_missing):
-        raise operator_type_error(operator_str_format("bad operand type for unary {}: '{{}}'", symbol), operand)
-    return special_call(method, operand)
-
-
-def unary_neg(operand):
-    """``-operand``."""
-    return unary_operator(operand, "__neg__", "-")
-
-
-def unary_pos(operand):
-    """``+operand``."""
-    return unary_operator(operand, "__pos__", "+")
-
-
-def unary_invert(operand):
-    """``~operand``."""
-    return unary_operator(operand, "__invert__", "~")
-
-
-def rich_compare(left, right, name, swapped):
-    """``left.__op__(right)``, then ``right.__swapped__(left)``; the right operand goes
-    first when its type is a proper subclass of the left's. ``NotImplemented`` if none
-    answers."""
-    left_type = type(left)
-    right_type = type(right)
-    reflected_first = False
-    if compare_is_not(left_type, right_type):
+def rich_steps(left_type, right_type, name, reflected):
+    """``left.__op__(right)``, then ``right.__reflected__(left)``; the right operand
+    goes first when its type is a proper subclass of the left's (and then the left
+    one's method is the last tried)."""
+    forward = compare_step(left_type, name)
+    if left_type is not right_type:
         if operator_is_subtype(left_type, right_type):
-            reflected_first = True
-            result = compare_call_maybe(right, swapped, left)
-            if compare_is_not(result, NotImplemented):
-                return result
-    result = compare_call_maybe(left, name, right)
-    if compare_is_not(result, NotImplemented):
-        return result
-    if reflected_first:
-        return NotImplemented
-    return compare_call_maybe(right, swapped, left)
+            return [swapped(compare_step(right_type, reflected)), forward]
+    return [forward, swapped(compare_step(right_type, reflected))]
 
 
-def compare_order(left, right, name, swapped, symbol):
+def order_operation(name, reflected, symbol):
     """``<``, ``<=``, ``>``, ``>=``: no fallback."""
-    result = rich_compare(left, right, name, swapped)
-    if compare_is(result, NotImplemented):
-        raise TypeError(operator_str_format(
-            "'{}' not supported between instances of '{}' and '{}'",
-            symbol, operator_name_of(left, 100), operator_name_of(right, 100),
-        ))
-    return result
+    plans = dict()
+
+    def full(left, right):
+        result = planned(plans, rich_steps(type(left), type(right), name, reflected), left, right)
+        if result is NotImplemented:
+            raise TypeError(operator_str_format(
+                "'{}' not supported between instances of '{}' and '{}'",
+                symbol, operator_name_of(left, 100), operator_name_of(right, 100),
+            ))
+        return result
+    return planned_operation(plans, full)
 
 
-def compare_eq(left, right):
-    """``left == right``; identity when neither side knows."""
-    result = rich_compare(left, right, "__eq__", "__eq__")
-    if compare_is(result, NotImplemented):
-        return compare_is(left, right)
-    return result
+def equality_operation(name, identity):
+    """``==`` and ``!=``: identity (``identity``) when neither side knows. A plan
+    that declines the operands (``object.__eq__`` of different objects) sends
+    them through the whole dispatch."""
+    plans = dict()
+
+    def full(left, right):
+        steps = rich_steps(type(left), type(right), name, name)
+        list.append(steps, identity)
+        return planned(plans, steps, left, right)
+
+    def operation(left, right):
+        row = operator_dict_get(plans, type(left), operator_no_plans)
+        result = operator_dict_get(row, type(right), full)(left, right)
+        if result is NotImplemented:
+            return full(left, right)
+        return result
+    return operation
 
 
-def compare_ne(left, right):
-    """``left != right``; non-identity when neither side knows."""
-    result = rich_compare(left, right, "__ne__", "__ne__")
-    if compare_is(result, NotImplemented):
-        return compare_is_not(left, right)
-    return result
+compare_eq = equality_operation("__eq__", compare_is)
+compare_ne = equality_operation("__ne__", compare_is_not)
+compare_lt = order_operation("__lt__", "__gt__", "<")
+compare_le = order_operation("__le__", "__ge__", "<=")
+compare_gt = order_operation("__gt__", "__lt__", ">")
+compare_ge = order_operation("__ge__", "__le__", ">=")
 
 
-def compare_lt(left, right):
-    """``left < right``."""
-    return compare_order(left, right, "__lt__", "__gt__", "<")
-
-
-def compare_le(left, right):
-    """``left <= right``."""
-    return compare_order(left, right, "__le__", "__ge__", "<=")
-
-
-def compare_gt(left, right):
-    """``left > right``."""
-    return compare_order(left, right, "__gt__", "__lt__", ">")
-
-
-def compare_ge(left, right):
-    """``left >= right``."""
-    return compare_order(left, right, "__ge__", "__le__", ">=")
+contains_plans = dict()
 
 
 def compare_in(item, container):
     """``item in container``: ``__contains__``, else iteration (``iter()`` also knows
     the old ``__getitem__`` protocol); the result is a real ``bool``."""
-    method = special_lookup(type(container), "__contains__")
-    if compare_is(method, None):
+    return operator_dict_get(contains_plans, type(container), contains_full)(container, item)
+
+
+def contains_full(container, item):
+    """``compare_in`` without a plan for the container's type."""
+    kind = type(container)
+    method = special_lookup(kind, "__contains__")
+    if method is None:
         raise operator_type_error("'{}' object is not a container", container)
-    if compare_is_not(method, operator_missing):
+    if method is not operator_missing:
+        if type(method) is operator_wrapper_type:  # a C slot gives a bool
+            fixed_method(contains_plans, kind, method)
         return bool(special_call(method, container, item))
     return contains_by_iteration(item, container)
 
@@ -703,27 +716,36 @@ def contains_by_iteration(item, container):
         raise operator_type_error("argument of type '{}' is not iterable", container)
     while 1:
         element = next(elements, operator_missing)
-        if compare_is(element, operator_missing):
+        if element is operator_missing:
             return False
-        if compare_is(element, item):
+        if element is item:
             return True
         if compare_eq(element, item):
             return True
 
 
+get_plans = dict()
+
+
 def subscript_get(container, key):
     """``container[key]``: ``__getitem__`` of its type, else ``__class_getitem__`` of a class."""
+    return operator_dict_get(get_plans, type(container), subscript_get_full)(container, key)
+
+
+def subscript_get_full(container, key):
+    """``subscript_get`` without a plan for the container's type."""
     kind = type(container)
     method = special_lookup(kind, "__getitem__")
-    if compare_is_not(method, operator_missing):
-        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
+    if method is not operator_missing:
+        if type(method) is operator_wrapper_type and deque_wrapper(method):
             return method(container, sequence_key(key))
+        fixed_method(get_plans, kind, method)
         return special_call(method, container, key)
     if operator_is_subtype(type, kind):
-        if compare_is(container, type):
+        if container is type:
             return operator_generic_alias(container, key)
         method = getattr(container, "__class_getitem__", None)
-        if compare_is_not(method, None):
+        if method is not None:
             return method(key)
         raise TypeError(operator_str_format(
             "type '{}' is not subscriptable", operator_type_name(container, 200)))
@@ -737,17 +759,26 @@ def sequence_key(key):
     raise operator_type_error("sequence index must be integer, not '{}'", key)
 
 
+set_plans = dict()
+
+
 def subscript_set(container, key, value):
     """``container[key] = value``."""
+    operator_dict_get(set_plans, type(container), subscript_set_full)(container, key, value)
+
+
+def subscript_set_full(container, key, value):
+    """``subscript_set`` without a plan for the container's type."""
     kind = type(container)
     method = special_lookup(kind, "__setitem__")
-    if compare_is_not(method, operator_missing):
-        if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
+    if method is not operator_missing:
+        if type(method) is operator_wrapper_type and deque_wrapper(method):
             method(container, sequence_key(key), value)
             return
+        fixed_method(set_plans, kind, method)
         special_call(method, container, key, value)
         return
-    if compare_is_not(special_lookup(kind, "__delitem__"), operator_missing):
+    if special_lookup(kind, "__delitem__") is not operator_missing:
         raise AttributeError("__setitem__")
     if sequence_struct(kind):
         if has_index(key):
@@ -759,7 +790,7 @@ def subscript_delete(container, key):
     """``del container[key]``."""
     kind = type(container)
     method = special_lookup(kind, "__delitem__")
-    if compare_is_not(method, operator_missing):
+    if method is not operator_missing:
         if compare_is(type(method), operator_wrapper_type) and deque_wrapper(method):
             method(container, sequence_key(key))
             return

@@ -1,0 +1,148 @@
+"""The operators' plans: for a pair of built-in (immutable) types the runtime
+keeps the method that answered and calls it next time; the outcome must be the
+one the whole dispatch gives, whatever came first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.difftest import assert_same
+
+SNIPPETS = {
+    "mixed_numbers_both_orders": """
+        print(1 + 2.5, 2.5 + 1, True + 1, 1 + True, True + True, 3 * 1.5, 1.5 * 3)
+        print(2 ** -1, (-8) ** (1 / 3), 7 // 2.0, 7 % -3, 1 << 3, 5 & 3, 5 | 3, 5 ^ 3)
+        print(1 < 2.5, 2.5 < 1, 1 == 1.0, 1.0 == 1, (1, 2) < (1, 3), "a" < "b", 1 != 1.0)
+    """,
+    "sequences": """
+        print("ab" * 3, 3 * "ab", [1] * 2, 2 * [1], (1,) + (2,), "a" + "b", b"x" * 2)
+        x = [1]
+        x += (2, 3)
+        x *= 2
+        s = "a"
+        s += "b"
+        s *= 2
+        print(x, s)
+        try:
+            [1] + (2,)
+        except TypeError as error:
+            print(error)
+        try:
+            "a" * 1.5
+        except TypeError as error:
+            print(error)
+    """,
+    "errors_after_a_plan": """
+        for left, right in [(1, 2), (1, "a"), ("a", 1), (1, 2)]:
+            try:
+                print(left + right)
+            except TypeError as error:
+                print(error)
+            try:
+                print(left < right)
+            except TypeError as error:
+                print(error)
+        try:
+            1 / 0
+        except ZeroDivisionError as error:
+            print(error)
+    """,
+    "object_equality_by_identity": """
+        o = object()
+        print(o == o, o == object(), o != o, o != object(), None == None, None == 0)
+        print(o == o, o == object(), object() != o)
+    """,
+    "a_class_may_change_its_methods": """
+        class A:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                return "first"
+        a = A(1)
+        print(a + a, a + 1)
+        A.__add__ = lambda self, other: "second"
+        print(a + a, a + 1)
+        A.__radd__ = lambda self, other: "reflected"
+        print(1 + a)
+        class B(int):
+            def __radd__(self, other):
+                return "B first"
+        print(1 + B(2), B(2) + 1, 1 + 2)
+    """,
+    "unpacking_a_list_its_targets_change": """
+        a = [1, 2]
+        a[1], a[0] = a
+        print(a)
+        t = (3, 4)
+        x, y = t
+        try:
+            x, y = [1, 2, 3]
+        except ValueError as error:
+            print(error)
+        try:
+            x, y = (1,)
+        except ValueError as error:
+            print(error)
+        print(x, y)
+    """,
+    "subscripts": """
+        import collections
+        d = {"a": 1}
+        l = [1, 2, 3]
+        print(d["a"], l[1], l[-1], "xyz"[1], (1, 2)[0], l[0:2])
+        l[0] = 9
+        d["b"] = 2
+        q = collections.deque([1, 2])
+        print(q[1], l, d)
+        class Missing(dict):
+            def __missing__(self, key):
+                return key * 2
+        m = Missing()
+        print(m["ab"], m.get("ab"))
+        try:
+            q[1.5]
+        except TypeError as error:
+            print(error)
+        try:
+            d["z"]
+        except KeyError as error:
+            print(repr(error))
+        print(1 in l, 5 in l, "a" in d, "y" in "xyz", 2 in q)
+    """,
+    "unary": """
+        print(-1, -1.5, +True, ~5, -(-2))
+        class N:
+            def __neg__(self):
+                return "neg"
+        print(-N())
+        try:
+            -"a"
+        except TypeError as error:
+            print(error)
+    """,
+    "yield_from_next_send_throw": """
+        def inner():
+            got = yield 1
+            print("got", got)
+            try:
+                yield 2
+            except KeyError as error:
+                print("caught", repr(error))
+                yield 3
+            return "done"
+        def outer():
+            result = yield from inner()
+            print("result", result)
+        g = outer()
+        print(next(g), g.send("sent"), g.throw(KeyError("k")))
+        try:
+            next(g)
+        except StopIteration:
+            print("stopped")
+    """,
+}
+
+
+@pytest.mark.parametrize("source", SNIPPETS.values(), ids=SNIPPETS.keys())
+def test_plans(source: str) -> None:
+    assert_same(source)
