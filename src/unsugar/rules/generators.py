@@ -29,19 +29,24 @@ from unsugar.registry import expr_rule
     summary="yield from x: delegate next/send/throw/close to iter(x); the value is its return value",
     before="r = yield from g()",
     after="_us_yf_1 = _us_yield_from_iter(g())\n"
-    "_us_step_1 = _us_yield_from_resumption(_us_yf_1, None, None)\n"
+    "_us_next_1 = _us_yield_from_resumption(_us_yf_1, None, None)\n"
+    "_us_step_1 = _us_next_1\n"
+    "_us_sent_1 = None\n"
+    "_us_thrown_1 = None\n"
     "try:\n"
     "    _us_step_1 = _us_step_1()\n"
     "except:\n"
     "    _us_step_1 = _us_yield_from_stopped()\n"
-    "_us_sent_1 = None\n"
-    "_us_thrown_1 = None\n"
-    "while _us_yield_from_pending(_us_step_1):\n"
+    "while type(_us_step_1) is not _us_yield_from_return_type:\n"
     "    try:\n"
     "        _us_sent_1 = yield _us_step_1\n"
     "    except:\n"
     "        _us_thrown_1 = _us_handled_exception()\n"
-    "    _us_step_1 = _us_yield_from_resumption(_us_yf_1, _us_sent_1, _us_thrown_1)\n"
+    "    _us_step_1 = _us_next_1\n"
+    "    if _us_sent_1 is not None:\n"
+    "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, _us_sent_1, None)\n"
+    "    if _us_thrown_1 is not None:\n"
+    "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, None, _us_thrown_1)\n"
     "    _us_sent_1 = None\n"
     "    _us_thrown_1 = None\n"
     "    try:\n"
@@ -49,6 +54,7 @@ from unsugar.registry import expr_rule
     "    except:\n"
     "        _us_step_1 = _us_yield_from_stopped()\n"
     "_us_yf_1 = None\n"
+    "_us_next_1 = None\n"
     "_us_step_1 = _us_yield_from_result(_us_step_1)\n"
     "r = _us_step_1",
     reference="expressions.html#yield-expressions",
@@ -70,14 +76,20 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     temporaries are cleared as soon as their values are used, so that
     nothing sent or thrown in is kept alive.
     """
-    iterator, step = cx.temp("yf"), cx.temp("step")
+    iterator, step, resume_next = cx.temp("yf"), cx.temp("step"), cx.temp("next")
     sent, thrown = cx.temp("sent"), cx.temp("thrown")
     none = cx.none
 
-    def resume(value: ast.expr, exception: ast.expr) -> list[ast.stmt]:
-        get = b.call(cx.rt("yield_from_resumption"), b.load(iterator), value, exception)
+    def identity(value: ast.expr, other: ast.expr, method: str) -> ast.expr:
+        """``value is other`` (``__eq__``) or ``is not`` (``__ne__``): both stay bound."""
+        return b.call(cx.method("int", method), b.call(cx.builtin("id"), value),
+                      b.call(cx.builtin("id"), other))
+
+    def resumption(value: ast.expr, exception: ast.expr) -> ast.expr:
+        return b.call(cx.rt("yield_from_resumption"), b.load(iterator), value, exception)
+
+    def resume() -> list[ast.stmt]:
         return [
-            b.assign(step, get),
             b.assign(sent, none()),
             b.assign(thrown, none()),
             b.try_except(
@@ -91,17 +103,29 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     yielded = cx.hand_over(b.load(step), [step])
     hand_over = cx.pre[mark:]
     del cx.pre[mark:]
+    pending = identity(b.call(cx.builtin("type"), b.load(step)), cx.rt("yield_from_return_type"),
+                       "__ne__")
     cx.emit(*b.located([
-        *resume(none(), none()),
-        b.while_(b.call(cx.rt("yield_from_pending"), b.load(step)), [
+        b.assign(resume_next, resumption(none(), none())),
+        b.assign(step, b.load(resume_next)),
+        *resume(),
+        b.while_(pending, [
             *hand_over,
             b.try_except(
                 [b.assign(sent, ast.Yield(value=yielded))],
                 [b.assign(thrown, b.call(cx.rt("handled_exception")))],
             ),
-            *resume(b.load(sent), b.load(thrown)),
+            # what ``next`` resumes with is made once; a value sent or an exception thrown in
+            # gets its own resumption
+            b.assign(step, b.load(resume_next)),
+            b.if_(identity(b.load(sent), none(), "__ne__"),
+                  [b.assign(step, resumption(b.load(sent), none()))]),
+            b.if_(identity(b.load(thrown), none(), "__ne__"),
+                  [b.assign(step, resumption(none(), b.load(thrown)))]),
+            *resume(),
         ]),
         b.assign(iterator, none()),
+        b.assign(resume_next, none()),
         b.assign(step, b.call(cx.rt("yield_from_result"), b.load(step))),
     ], node))
     return b.load(step)

@@ -4,7 +4,7 @@ The delegating generator runs the loop itself (``rules/generators.py``): it
 yields, catches what is thrown in, gets from :func:`yield_from_resumption`
 what resumes the subiterator, and calls it. A ``StopIteration`` from the
 subiterator never reaches the generator's body: it becomes a done marker
-(see :func:`yield_from_pending`). The subiterator is resumed outside any
+(an instance of ``yield_from_return_type``, see :func:`yield_from_done`). The subiterator is resumed outside any
 ``except`` block of the delegating generator, so that the exceptions it
 raises get the context CPython gives them, and directly from its frame, so
 that the subiterator's frame is called from the delegating generator's.
@@ -43,15 +43,18 @@ yield_from_missing = object()
 yield_from_cleanup_throw = yield_from_sys.version_info >= (3, 12)
 #: The type of the done marker (see :func:`yield_from_done`).
 yield_from_return_type = type("yield_from_return", (), {"__slots__": ("value",)})
+yield_from_return_slot = yield_from_return_type.value
 
 
 def yield_from_partial(function, argument):
     """A callable without arguments that calls ``function(argument)`` from C, so
     that no frame of its own comes between the caller and ``function`` (what
-    ``functools.partial`` does, which the runtime does not import): a method
-    bound to ``argument``, or for ``None`` (which binds nothing) ``next`` of a ``map``."""
+    ``functools.partial`` does, which the runtime does not import), as often as
+    it is called: a method bound to ``argument``, or for ``None`` (which binds
+    nothing) ``next`` of a ``map`` over endless ``None``s (``NoneType()`` until
+    it gives 0)."""
     if argument is None:
-        return yield_from_method_type(next, map(function, (argument,)))
+        return yield_from_method_type(next, map(function, iter(type(None), 0)))
     return yield_from_method_type(function, argument)
 
 
@@ -75,20 +78,15 @@ def yield_from_subtype(klass, base):
     return type.__subclasscheck__(base, klass)
 
 
-def yield_from_pending(value):
-    """Whether the step gave a value to yield (the subiterator is not done)."""
-    return type(value) is not yield_from_return_type
-
-
 def yield_from_result(value):
     """The value of the ``yield from`` expression, once it is done."""
-    return value.value
+    return yield_from_return_slot.__get__(value)
 
 
 def yield_from_done(value):
     """The done marker, holding the subiterator's return value."""
     done = yield_from_return_type()
-    done.value = value
+    yield_from_return_slot.__set__(done, value)
     return done
 
 
@@ -97,7 +95,7 @@ def yield_from_stopped():
     (its ``value`` slot); any other exception is raised again.
     """
     stop = yield_from_handled_exception()
-    if yield_from_subtype(type(stop), StopIteration):
+    if type.__subclasscheck__(StopIteration, type(stop)):
         return yield_from_done(yield_from_stop_value_slot.__get__(stop))
     raise
 
