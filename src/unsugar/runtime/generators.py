@@ -44,6 +44,8 @@ yield_from_cleanup_throw = yield_from_sys.version_info >= (3, 12)
 #: The type of the done marker (see :func:`yield_from_done`).
 yield_from_return_type = type("yield_from_return", (), {"__slots__": ("value",)})
 yield_from_return_slot = yield_from_return_type.value
+#: The value of the ``yield from`` expression, from its done marker (a C call).
+yield_from_result = yield_from_return_slot.__get__
 
 
 def yield_from_partial(function, argument):
@@ -76,11 +78,6 @@ def yield_from_iter(iterable):
 def yield_from_subtype(klass, base):
     """``PyType_IsSubtype``: ``base`` is in the MRO of ``klass`` (no hooks)."""
     return type.__subclasscheck__(base, klass)
-
-
-def yield_from_result(value):
-    """The value of the ``yield from`` expression, once it is done."""
-    return yield_from_return_slot.__get__(value)
 
 
 def yield_from_done(value):
