@@ -537,3 +537,16 @@ METHODS = {
 @pytest.mark.parametrize("source", [pytest.param(source, id=name) for name, source in METHODS.items()])
 def test_functions_in_other_scopes(source: str) -> None:
     same(source)
+
+
+def test_a_def_run_again_shares_its_renamed_code() -> None:
+    """As in CPython, the functions one def makes share one code object."""
+    assert_same("""
+        fs = [lambda x, i=i: x + i for i in range(3)]
+        def make():
+            def inner():
+                return inner
+            return inner
+        print([f(1) for f in fs], fs[0].__code__ is fs[2].__code__, make().__code__ is make().__code__)
+        print(fs[1].__qualname__, make().__qualname__, make().__code__.co_qualname)
+    """)

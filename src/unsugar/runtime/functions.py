@@ -28,13 +28,22 @@ def rename_scope_function(fn, name, qualname, inner):
     return renamed_function(fn, name, qualname, str.__add__(code.co_qualname, ".<locals>."), inner)
 
 
+#: The renamed code of each code object a renamed def was made from: a def
+#: run again (in a loop, a lambda) makes a function of the same code.
+renamed_codes = dict()
+
+
 def renamed_function(fn, name, qualname, old, new):
     """``fn`` named ``name``/``qualname``; nested code named ``old...`` is named ``new...``."""
     code = fn.__code__
-    consts = code.co_consts
-    if type(code) in set(map(type, consts)):  # a code object is nested in it
-        consts = requalified_consts(consts, old, new)
-    fn.__code__ = code.replace(co_name=name, co_qualname=qualname, co_consts=consts)
+    renamed = dict.get(renamed_codes, code)
+    if renamed is None:
+        consts = code.co_consts
+        if type(code) in set(map(type, consts)):  # a code object is nested in it
+            consts = requalified_consts(consts, old, new)
+        renamed = code.replace(co_name=name, co_qualname=qualname, co_consts=consts)
+        dict.__setitem__(renamed_codes, code, renamed)
+    fn.__code__ = renamed
     fn.__name__ = name
     fn.__qualname__ = qualname
     return fn
