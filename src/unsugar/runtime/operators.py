@@ -439,15 +439,16 @@ def binary_error(symbol, left, right):
     ))
 
 
-def binary_operation(name, reflected, symbol, sequence_steps):
-    """``left OP right``: the number slots, then what ``sequence_steps(left_type,
-    right_type)`` adds (a built-in sequence's concatenation or repetition)."""
+def number_operation(number_steps, symbol, sequence_steps):
+    """An operator's whole dispatch: the slots ``number_steps(left_type,
+    right_type)`` gives, then what ``sequence_steps`` adds (a built-in
+    sequence's concatenation or repetition); the error names ``symbol``."""
     plans = dict()
 
     def full(left, right):
         left_type = type(left)
         right_type = type(right)
-        steps = binary_steps(left_type, right_type, name, reflected)
+        steps = number_steps(left_type, right_type)
         list.extend(steps, sequence_steps(left_type, right_type))
         result = planned(plans, steps, left, right)
         if result is NotImplemented:
@@ -456,21 +457,25 @@ def binary_operation(name, reflected, symbol, sequence_steps):
     return planned_operation(plans, full)
 
 
-def inplace_operation(name, binary, reflected, symbol, sequence_steps):
-    """``left OP= right``: the in-place slot, the binary operator's slots, then what
-    ``sequence_steps`` adds."""
-    plans = dict()
+def binary_operation(method, symbol, sequence_steps):
+    """``left OP right``: ``__method__``, reflected ``__rmethod__``."""
+    name = str.format("__{}__", method)
+    reflected = str.format("__r{}__", method)
 
-    def full(left, right):
-        left_type = type(left)
-        right_type = type(right)
-        steps = inplace_steps(left_type, right_type, name, binary, reflected)
-        list.extend(steps, sequence_steps(left_type, right_type))
-        result = planned(plans, steps, left, right)
-        if result is NotImplemented:
-            raise binary_error(symbol, left, right)
-        return result
-    return planned_operation(plans, full)
+    def number_steps(left_type, right_type):
+        return binary_steps(left_type, right_type, name, reflected)
+    return number_operation(number_steps, symbol, sequence_steps)
+
+
+def inplace_operation(method, symbol, sequence_steps):
+    """``left OP= right``: ``__imethod__``, then the binary operator's slots."""
+    name = str.format("__i{}__", method)
+    binary = str.format("__{}__", method)
+    reflected = str.format("__r{}__", method)
+
+    def number_steps(left_type, right_type):
+        return inplace_steps(left_type, right_type, name, binary, reflected)
+    return number_operation(number_steps, str.__add__(symbol, "="), sequence_steps)
 
 
 def no_sequence_steps(left_type, right_type):
@@ -536,37 +541,32 @@ def inplace_repeat_steps(left_type, right_type):
     return []
 
 
-binary_add = binary_operation("__add__", "__radd__", "+", concat_steps)
-binary_sub = binary_operation("__sub__", "__rsub__", "-", no_sequence_steps)
-binary_mult = binary_operation("__mul__", "__rmul__", "*", repeat_steps)
-binary_matmult = binary_operation("__matmul__", "__rmatmul__", "@", no_sequence_steps)
-binary_div = binary_operation("__truediv__", "__rtruediv__", "/", no_sequence_steps)
-binary_floordiv = binary_operation("__floordiv__", "__rfloordiv__", "//", no_sequence_steps)
-binary_mod = binary_operation("__mod__", "__rmod__", "%", no_sequence_steps)
-binary_pow = binary_operation("__pow__", "__rpow__", "** or pow()", no_sequence_steps)
-binary_lshift = binary_operation("__lshift__", "__rlshift__", "<<", no_sequence_steps)
-binary_rshift = binary_operation("__rshift__", "__rrshift__", ">>", no_sequence_steps)
-binary_bitor = binary_operation("__or__", "__ror__", "|", no_sequence_steps)
-binary_bitxor = binary_operation("__xor__", "__rxor__", "^", no_sequence_steps)
-binary_bitand = binary_operation("__and__", "__rand__", "&", no_sequence_steps)
-inplace_add = inplace_operation("__iadd__", "__add__", "__radd__", "+=", inplace_concat_steps)
-inplace_sub = inplace_operation("__isub__", "__sub__", "__rsub__", "-=", no_sequence_steps)
-inplace_mult = inplace_operation("__imul__", "__mul__", "__rmul__", "*=", inplace_repeat_steps)
-inplace_matmult = inplace_operation("__imatmul__", "__matmul__", "__rmatmul__", "@=",
-                                    no_sequence_steps)
-inplace_div = inplace_operation("__itruediv__", "__truediv__", "__rtruediv__", "/=",
-                                no_sequence_steps)
-inplace_floordiv = inplace_operation("__ifloordiv__", "__floordiv__", "__rfloordiv__", "//=",
-                                     no_sequence_steps)
-inplace_mod = inplace_operation("__imod__", "__mod__", "__rmod__", "%=", no_sequence_steps)
-inplace_pow = inplace_operation("__ipow__", "__pow__", "__rpow__", "**=", no_sequence_steps)
-inplace_lshift = inplace_operation("__ilshift__", "__lshift__", "__rlshift__", "<<=",
-                                   no_sequence_steps)
-inplace_rshift = inplace_operation("__irshift__", "__rshift__", "__rrshift__", ">>=",
-                                   no_sequence_steps)
-inplace_bitor = inplace_operation("__ior__", "__or__", "__ror__", "|=", no_sequence_steps)
-inplace_bitxor = inplace_operation("__ixor__", "__xor__", "__rxor__", "^=", no_sequence_steps)
-inplace_bitand = inplace_operation("__iand__", "__and__", "__rand__", "&=", no_sequence_steps)
+binary_add = binary_operation("add", "+", concat_steps)
+binary_sub = binary_operation("sub", "-", no_sequence_steps)
+binary_mult = binary_operation("mul", "*", repeat_steps)
+binary_matmult = binary_operation("matmul", "@", no_sequence_steps)
+binary_div = binary_operation("truediv", "/", no_sequence_steps)
+binary_floordiv = binary_operation("floordiv", "//", no_sequence_steps)
+binary_mod = binary_operation("mod", "%", no_sequence_steps)
+binary_pow = binary_operation("pow", "** or pow()", no_sequence_steps)
+binary_lshift = binary_operation("lshift", "<<", no_sequence_steps)
+binary_rshift = binary_operation("rshift", ">>", no_sequence_steps)
+binary_bitor = binary_operation("or", "|", no_sequence_steps)
+binary_bitxor = binary_operation("xor", "^", no_sequence_steps)
+binary_bitand = binary_operation("and", "&", no_sequence_steps)
+inplace_add = inplace_operation("add", "+", inplace_concat_steps)
+inplace_sub = inplace_operation("sub", "-", no_sequence_steps)
+inplace_mult = inplace_operation("mul", "*", inplace_repeat_steps)
+inplace_matmult = inplace_operation("matmul", "@", no_sequence_steps)
+inplace_div = inplace_operation("truediv", "/", no_sequence_steps)
+inplace_floordiv = inplace_operation("floordiv", "//", no_sequence_steps)
+inplace_mod = inplace_operation("mod", "%", no_sequence_steps)
+inplace_pow = inplace_operation("pow", "**", no_sequence_steps)
+inplace_lshift = inplace_operation("lshift", "<<", no_sequence_steps)
+inplace_rshift = inplace_operation("rshift", ">>", no_sequence_steps)
+inplace_bitor = inplace_operation("or", "|", no_sequence_steps)
+inplace_bitxor = inplace_operation("xor", "^", no_sequence_steps)
+inplace_bitand = inplace_operation("and", "&", no_sequence_steps)
 
 
 def fixed_method(plans, kind, method):
