@@ -4,14 +4,16 @@
     python benchmarks/runtime.py           # every program below
     python benchmarks/runtime.py nbody go  # chosen ones
     python benchmarks/runtime.py --timeout 600 --scale 3
+    python benchmarks/runtime.py --semantics native
 
 Each program (``run_benchmark.py`` of pyperformance's benchmark, with its data)
-is copied twice into a scratch directory, one copy desugared; both run in
-this interpreter, one after the other, with ``benchmarks/pyperf_stub``
+is copied into a scratch directory as shipped and desugared once per
+semantics mode (``python`` and ``native``, or the one ``--semantics``
+names); all run in this interpreter, one after the other, with ``benchmarks/pyperf_stub``
 standing in for ``pyperf``: the benchmark's function runs a number of loops
 (the program's, times ``--scale``) in the process and reports its time, so
 neither the desugaring nor the imports are timed. Prints each program's
-seconds per loop, the slowdown and the geometric mean of the slowdowns; a
+seconds per loop, the slowdowns and the geometric mean of each mode's; a
 desugared run that exceeds ``--timeout`` counts at least ``timeout /
 original``. Not a test: the numbers depend on the machine.
 """
@@ -29,6 +31,7 @@ import time
 from pathlib import Path
 
 from unsugar import desugar
+from unsugar.linker import SEMANTICS
 
 STUB = Path(__file__).resolve().parent / "pyperf_stub"
 
@@ -67,16 +70,15 @@ def programs_dir() -> Path:
     return Path(pyperformance.__file__).parent / "data-files" / "benchmarks"
 
 
-def prepare(name: str, source: Path, scratch: Path) -> tuple[Path, Path]:
-    """The original and the desugared copy of program ``name``."""
-    original, desugared = scratch / name / "original", scratch / name / "desugared"
-    ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(source / f"bm_{name}", original, ignore=ignore)
-    shutil.copytree(source / f"bm_{name}", desugared, ignore=ignore)
-    for path in desugared.rglob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        path.write_text(desugar(text, filename=str(path)), encoding="utf-8")
-    return original / "run_benchmark.py", desugared / "run_benchmark.py"
+def prepare(name: str, source: Path, scratch: Path, semantics: str | None) -> Path:
+    """The copy of program ``name`` as shipped (``semantics`` None), or desugared."""
+    copy = scratch / name / (semantics or "original")
+    shutil.copytree(source / f"bm_{name}", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    if semantics is not None:
+        for path in copy.rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            path.write_text(desugar(text, filename=str(path), semantics=semantics), encoding="utf-8")
+    return copy / "run_benchmark.py"
 
 
 def run(script: Path, args: list[str], loops: int, timeout: float) -> float | None:
@@ -104,35 +106,42 @@ def main(argv: list[str] | None = None) -> int:
                         help="multiply each program's loops per run (default 1)")
     parser.add_argument("--timeout", type=float, default=300,
                         help="seconds a desugared run may take (default 300)")
+    parser.add_argument("--semantics", choices=SEMANTICS, action="append",
+                        help="the mode(s) to desugar with (default: each)")
     args = parser.parse_args(argv)
     chosen = args.programs or list(PROGRAMS)
     unknown = [name for name in chosen if name not in PROGRAMS]
     if unknown:
         parser.error(f"unknown program(s): {', '.join(unknown)}")
+    modes = args.semantics or list(SEMANTICS)
     source = programs_dir()
-    print(f"Python {sys.version.split()[0]}, seconds per loop")
-    print(f"{'program':<18}{'original s':>12}{'desugared s':>14}{'slowdown':>11}")
-    slowdowns = []
+    print(f"Python {sys.version.split()[0]}, seconds per loop; slowdown per semantics mode")
+    print(f"{'program':<18}{'original s':>12}" + "".join(f"{mode + ' s':>12}{'slowdown':>10}"
+                                                       for mode in modes))
+    slowdowns: dict[str, list[float]] = {mode: [] for mode in modes}
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:
         for name in chosen:
-            original, desugared = prepare(name, source, Path(scratch))
             program_args, loops = PROGRAMS[name]
             loops *= args.scale
+            original = prepare(name, source, Path(scratch), None)
             before = run(original, program_args, loops, args.timeout)
             assert before is not None, f"{name}: the original took over {args.timeout} s"
-            after = run(desugared, program_args, loops, args.timeout)
-            if after is None:
-                slowdown = args.timeout / loops / before
-                shown = f">{args.timeout / loops:.4f}", f">{slowdown:.1f}x"
-            else:
-                slowdown = after / before
-                shown = f"{after:.4f}", f"{slowdown:.1f}x"
-            slowdowns.append(slowdown)
-            print(f"{name:<18}{before:>12.4f}{shown[0]:>14}{shown[1]:>11}", flush=True)
-    mean = math.exp(sum(map(math.log, slowdowns)) / len(slowdowns))
-    print(f"{'geometric mean':<44}{mean:>11.1f}x")
-    print(f"({len(slowdowns)} programs in {time.perf_counter() - start:.0f} s)")
+            line = f"{name:<18}{before:>12.4f}"
+            for mode in modes:
+                after = run(prepare(name, source, Path(scratch), mode), program_args, loops,
+                            args.timeout)
+                if after is None:
+                    slowdown = args.timeout / loops / before
+                    line += f"{'>' + format(args.timeout / loops, '.4f'):>12}{f'>{slowdown:.1f}x':>10}"
+                else:
+                    slowdown = after / before
+                    line += f"{after:>12.4f}{f'{slowdown:.1f}x':>10}"
+                slowdowns[mode].append(slowdown)
+            print(line, flush=True)
+    means = [math.exp(sum(map(math.log, found)) / len(found)) for found in slowdowns.values()]
+    print(f"{'geometric mean':<30}" + "".join(f"{f'{mean:.1f}x':>22}" for mean in means))
+    print(f"({len(chosen)} programs in {time.perf_counter() - start:.0f} s)")
     return 0
 
 

@@ -196,14 +196,16 @@ def is_present(name: str) -> bool:
         return False
 
 
-def run_mode(entry: Entry, mode: str, logs: Path, timeout: float | None = None) -> ModeRun:
+def run_mode(
+    entry: Entry, mode: str, logs: Path, timeout: float | None = None, semantics: str = "python"
+) -> ModeRun:
     """Run the worker for one mode in a fresh process and a scratch directory."""
     limit = timeout or entry.timeout
     log_path = logs / f"{entry.name}.{mode}.log"
     scratch = Path(tempfile.mkdtemp(prefix=f"unsugar-{entry.name}-{mode}-"))
     out = scratch / "result.json"
     command = [sys.executable, str(WORKER), entry.name, "--mode", mode, "--out", str(out)]
-    command += ["--timeout", str(limit)]
+    command += ["--timeout", str(limit), "--semantics", semantics]
     for name in entry.desugar:
         command += ["--desugar", name]
     for rule in entry.keep:
@@ -253,6 +255,7 @@ def run_modules(
     jobs: int = 2,
     timeout: float | None = None,
     progress: Callable[[Report], None] | None = None,
+    semantics: str = "python",
 ) -> list[Report]:
     """Run both modes of every present module, ``jobs`` processes at a time; logs in ``logs``."""
     logs.mkdir(parents=True, exist_ok=True)
@@ -260,7 +263,7 @@ def run_modules(
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         # Both modes of a module side by side, modules in manifest order.
         futures = {
-            (e.name, mode): pool.submit(run_mode, e, mode, logs, timeout)
+            (e.name, mode): pool.submit(run_mode, e, mode, logs, timeout, semantics)
             for e in present
             for mode in MODES
         }
@@ -379,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     parser.add_argument("--jobs", type=int, default=2, help="processes at a time (default 2)")
     parser.add_argument("--timeout", type=float, help="seconds per run, overriding the manifest")
+    parser.add_argument("--semantics", choices=("python", "native"), default="python",
+                        help="how the desugared modules are desugared (default python)")
     args = parser.parse_args(argv)
     try:
         manifest = load_manifest(args.manifest, known_rules())
@@ -393,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{report.name}: {report.status} {report.note} {took}".rstrip(), flush=True)
 
     out = args.json or RESULTS / f"{VERSION}.json"
-    reports = run_modules(entries, logs_for(out), args.jobs, args.timeout, progress=progress)
+    reports = run_modules(entries, logs_for(out), args.jobs, args.timeout, progress=progress,
+                          semantics=args.semantics)
     print()
     print(format_table(reports))
     details = format_details(reports)

@@ -2,7 +2,7 @@
 
     python conformance/worker.py test_bool --mode original --out RESULT.json
     python conformance/worker.py test_fractions --mode desugared --desugar fractions \\
-        --keep RULE --skip TEST_ID --out RESULT.json
+        --keep RULE --skip TEST_ID --semantics native --out RESULT.json
 
 ``conformance/run.py`` starts one worker per (module, mode) in a fresh
 process, with its standard output and error going to a log file. The two modes
@@ -107,7 +107,8 @@ def loader_name(module: object) -> str:
 
 
 def run(
-    module: str, mode: str, desugar: list[str], keep: list[str], skip: list[str] = ()
+    module: str, mode: str, desugar: list[str], keep: list[str], skip: list[str] = (),
+    semantics: str = "python",
 ) -> dict[str, object]:
     """Import ``test.<module>`` (desugared if asked), run its tests but ``skip``, the record."""
     name = f"test.{module}"
@@ -126,10 +127,11 @@ def run(
 
             # The tool loads all of itself (and its own copy, dataclasses, ...) first,
             # so that what it imports is not taken for the modules under test.
-            compile_source(b"pass\n", "<warm-up>", Options(tuple(keep), cache=False))
+            compile_source(b"pass\n", "<warm-up>",
+                           Options(tuple(keep), cache=False, semantics=semantics))
         forget(desugar)
         if mode == "desugared":
-            install(include=desugared, keep=keep)
+            install(include=desugared, keep=keep, semantics=semantics)
         # As regrtest does: import, then load_tests of a module or package is honoured.
         imported = importlib.import_module(name)
         removed: set[str] = set()
@@ -203,12 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="append", default=[], help="keep RULE")
     parser.add_argument("--skip", action="append", default=[], help="do not run test ID")
     parser.add_argument("--timeout", type=float, default=0, help="dump tracebacks before this")
+    parser.add_argument("--semantics", choices=["python", "native"], default="python",
+                        help="the semantics the desugared modules are desugared with")
     args = parser.parse_args(argv)
     faulthandler.enable()
     if args.timeout > 10:
         # The parent kills the run at the timeout; leave the stacks in the log first.
         faulthandler.dump_traceback_later(args.timeout - 5, exit=False)
-    record = run(args.module, args.mode, args.desugar, args.keep, args.skip)
+    record = run(args.module, args.mode, args.desugar, args.keep, args.skip, args.semantics)
     faulthandler.cancel_dump_traceback_later()
     sys.stdout.flush()
     sys.stderr.flush()

@@ -85,9 +85,15 @@ def run(source: str, filename: str = "<difftest>", hidden: str | None = None) ->
 DEFINITIONS: tuple[str, ...] = ()
 
 
-def desugared(source: str, keep: tuple[str, ...] = (), allow: tuple[str, ...] = ()) -> str:
+#: The semantics that differential tests desugar with (``pytest --semantics native``).
+SEMANTICS = ["python"]
+
+
+def desugared(
+    source: str, keep: tuple[str, ...] = (), allow: tuple[str, ...] = (), semantics: str = ""
+) -> str:
     """The desugared form of ``source``, checked to be core syntax."""
-    out = desugar(source, keep=keep)
+    out = desugar(source, keep=keep, semantics=semantics or SEMANTICS[0])
     if not keep:
         sugar = [f for f in check_source(out) if f.rule not in allow]
         assert not sugar, "output is not core:\n" + "\n".join(
@@ -102,13 +108,14 @@ def assert_same(
     check_names: bool = True,
     allow: tuple[str, ...] = DEFINITIONS,
     setup: Callable[[], object] | None = None,
+    semantics: str = "",
 ) -> Outcome:
     """Desugar ``source`` and assert both versions behave the same.
 
     ``setup`` runs before each of the two runs (e.g. to forget imported modules).
     """
     source = textwrap.dedent(source)
-    out = desugared(source, keep, allow)
+    out = desugared(source, keep, allow, semantics)
     if setup is not None:
         setup()
     original = run(source)

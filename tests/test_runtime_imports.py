@@ -107,7 +107,20 @@ USES_DEQUE = """
 
 def test_outputs_run_with_modules_blocked() -> None:
     with restored():
-        assert_same(USES_HELPERS, setup=block)
+        assert_same(USES_HELPERS, setup=block, semantics="python")
+
+
+def test_native_semantics_needs_operator() -> None:
+    """``--semantics=native`` takes the operators from ``_operator``: blocked, the
+    output stops at its start with the import's error, before any user code."""
+    out = desugar("print('started')\n", semantics="native")
+    assert "native_operator" not in out  # an output without operators needs nothing
+    out = desugar("print('started', 1 + 1)\n", semantics="native")
+    with restored(("_operator",)):
+        block(("_operator",))
+        outcome = run(out)
+    assert outcome.stdout == ""
+    assert outcome.error is not None and outcome.error[0] == "ModuleNotFoundError"
 
 
 def test_deque_subscripts_with_collections_blocked() -> None:

@@ -3,9 +3,11 @@
 Each helper is run on every pair of values (built-in ones and classes that
 exercise the dispatch rules) and must give what the real operator gives: the
 same result, or the same exception type and message, after the same calls of
-special methods. The matrix runs three times: on the plain runtime module, on
-the runtime compiled to core syntax (every helper linked into one module),
-and through a desugared driver module that uses the operators' syntax.
+special methods. The matrix runs on the plain runtime module, then, for each
+semantics (``python``, and ``native``: the interpreter's ``_operator``
+functions), on the runtime compiled to core syntax (every helper linked into
+one module) and through a desugared driver module that uses the operators'
+syntax.
 """
 
 from __future__ import annotations
@@ -296,10 +298,13 @@ def _outcome(namespace: dict[str, object], op, left: str, right: str) -> tuple:
     return result, [_ADDRESS.sub("", repr(event)) for event in log]
 
 
+SEMANTICS = ("python", "native")
+
+
 @functools.cache
-def _compiled_helpers() -> dict[str, object]:
+def _compiled_helpers(semantics: str) -> dict[str, object]:
     """Every helper of the runtime, compiled to core syntax and linked into one module."""
-    unit = Unit.for_tree(ast.parse(""))
+    unit = Unit.for_tree(ast.parse(""), semantics=semantics)
     for helper in CASES:
         unit.helper(helper)
     module = ast.fix_missing_locations(ast.Module(body=link(unit, []), type_ignores=[]))
@@ -311,14 +316,14 @@ def _compiled_helpers() -> dict[str, object]:
 
 
 @functools.cache
-def _driver_ops() -> dict[str, object]:
+def _driver_ops(semantics: str) -> dict[str, object]:
     """``op`` of each case that has a driver, from one desugared module."""
     parts = []
     for helper, (_, _, driver) in CASES.items():
         if driver:
             parts.append(driver.replace("def op(", f"def op_{helper}("))
     namespace: dict[str, object] = {}
-    exec(desugared("\n".join(parts)), namespace)
+    exec(desugared("\n".join(parts), semantics=semantics), namespace)
     return {helper: namespace[f"op_{helper}"] for helper, case in CASES.items() if case[2]}
 
 
@@ -354,15 +359,17 @@ def test_plain_runtime_matches_interpreter(helper: str) -> None:
     assert not found, f"{len(found)} mismatches:\n" + "\n".join(found[:10])
 
 
+@pytest.mark.parametrize("semantics", SEMANTICS)
 @pytest.mark.parametrize("helper", sorted(CASES))
-def test_compiled_runtime_matches_interpreter(helper: str) -> None:
-    found = _mismatches(helper, _helper_op(helper, _compiled_helpers()[helper]))
+def test_compiled_runtime_matches_interpreter(helper: str, semantics: str) -> None:
+    found = _mismatches(helper, _helper_op(helper, _compiled_helpers(semantics)[helper]))
     assert not found, f"{len(found)} mismatches:\n" + "\n".join(found[:10])
 
 
+@pytest.mark.parametrize("semantics", SEMANTICS)
 @pytest.mark.parametrize("helper", sorted(h for h, case in CASES.items() if case[2]))
-def test_desugared_operators_match_interpreter(helper: str) -> None:
-    found = _mismatches(helper, lambda namespace: _driver_ops()[helper])
+def test_desugared_operators_match_interpreter(helper: str, semantics: str) -> None:
+    found = _mismatches(helper, lambda namespace: _driver_ops(semantics)[helper])
     assert not found, f"{len(found)} mismatches:\n" + "\n".join(found[:10])
 
 
@@ -370,3 +377,15 @@ def test_matrix_sees_differences() -> None:
     """The comparison is not vacuous: a wrong helper is caught."""
     found = _mismatches("binary_add", _helper_op("binary_add", plain_runtime.binary_sub))
     assert len(found) > 100
+
+
+def test_native_helpers_are_the_interpreters() -> None:
+    """With native semantics the operators are ``_operator``'s functions, not the runtime's."""
+    import _operator
+
+    native = _compiled_helpers("native")
+    assert native["binary_add"] is _operator.add
+    assert native["inplace_mult"] is _operator.imul
+    assert native["compare_le"] is _operator.le
+    assert native["subscript_get"] is _operator.getitem
+    assert _compiled_helpers("python")["binary_add"] is not _operator.add

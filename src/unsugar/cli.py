@@ -30,6 +30,7 @@ from pathlib import Path
 
 from unsugar import __version__
 from unsugar.checker import check_source
+from unsugar.linker import SEMANTICS
 from unsugar.pipeline import UnknownRuleError, check_keep, desugar
 from unsugar.registry import Rule, load_all
 
@@ -85,7 +86,8 @@ def python_files(path: str) -> Iterator[str]:
 def convert(text: str, name: str, args: argparse.Namespace) -> str:
     """The desugared form of ``text``; a ``#!`` line is kept."""
     try:
-        out = desugar(text, filename=name, keep=args.keep, runtime=args.runtime)
+        out = desugar(text, filename=name, keep=args.keep, runtime=args.runtime,
+                      semantics=args.semantics)
     except SyntaxError as exc:
         raise Failure(f"{name}:{exc.lineno or 1}:{exc.offset or 1}: {exc.msg}") from None
     except RecursionError:
@@ -206,12 +208,15 @@ def desugar_parser() -> argparse.ArgumentParser:
 
 
 def add_rewrite_options(parser: argparse.ArgumentParser) -> None:
-    """``--keep`` and ``--runtime``, shared by the converter and ``unsugar run``."""
+    """``--keep``, ``--runtime`` and ``--semantics``, shared by the converter and ``unsugar run``."""
     parser.add_argument("--keep", action="append", metavar="RULE,...",
                         help="keep the sugar of these rules (see 'unsugar rules')")
     parser.add_argument("--runtime", choices=("inline", "import"), default="inline",
                         help="inline the helpers the output uses (default) or import them "
                         "from the installed package")
+    parser.add_argument("--semantics", choices=SEMANTICS, default="python",
+                        help="python: the runtime's helpers, exact and in Python (default); "
+                        "native: the interpreter's own operators (operator.add for +), faster")
 
 
 def desugar_command(argv: Sequence[str]) -> int:
@@ -316,7 +321,7 @@ def run_parser() -> argparse.ArgumentParser:
 
 def split_run_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """``unsugar run``'s own arguments (up to the script or ``-m MODULE``), and the program's."""
-    with_value = {"--include", "--exclude", "--keep", "--runtime", "-m"}
+    with_value = {"--include", "--exclude", "--keep", "--runtime", "--semantics", "-m"}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -352,7 +357,8 @@ def run_command(argv: Sequence[str]) -> int:
     else:
         project = os.path.dirname(os.path.abspath(args.script))
     finder = runner.install(
-        args.include, args.exclude, [project], keep, args.runtime, cache=not args.no_cache
+        args.include, args.exclude, [project], keep, args.runtime, cache=not args.no_cache,
+        semantics=args.semantics,
     )
     if args.module:
         return runner.run_module(args.module, program)

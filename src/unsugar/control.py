@@ -101,6 +101,8 @@ TRY_FINALLY = control_rule(
 )
 
 JUMPS = ("break", "continue", "return")
+#: the statements that the control flow leaves as they are (with a real ``return``)
+SIMPLE = (ast.Expr, ast.Assign, ast.Return, ast.Raise)
 
 
 @dataclass(eq=False)
@@ -418,7 +420,30 @@ class Flow:
             orelse = self.new_block(node.orelse) if node.orelse else []
             self.emit(b.copy_location(b.if_(node.test, body, orelse), node))
             return
+        if self._guard_clause(node):
+            return
         self.if_(node)
+
+    def _guard_clause(self, node: ast.If) -> bool:
+        """An ``if`` whose body is simple statements ending in a real ``return``
+        or ``raise`` needs no flag: its ``while`` runs at most once because it
+        leaves, and what its ``else`` holds runs after it, only if it did not::
+
+            if n < 2:                  while n < 2:
+                return n                   return n
+            else:                      f(n)
+                f(n)
+        """
+        body = [stmt for stmt in node.body if not isinstance(stmt, ast.Pass)]
+        if not body or not isinstance(body[-1], ast.Return | ast.Raise) or \
+                not all(isinstance(stmt, SIMPLE) for stmt in body):
+            return False
+        if self.outlining or self.depth + 2 > self.limit or \
+                any(level.boundary is not None for level in self.levels):
+            return False  # the return waits for a finally, a with or the scope's end
+        self.emit(b.copy_location(b.while_(node.test, body), node))
+        self.block(node.orelse)
+        return True
 
     def if_(self, node: ast.If) -> None:
         r"""``if``/``elif``/``else`` as flat levels, however many ``elif``\ s::
@@ -511,8 +536,11 @@ class Flow:
         """``for`` (see :class:`unsugar.forms.ForLoop`): one ``while``."""
         def fetch() -> None:
             item = b.call(self.unit.builtin("next"), b.load(node.iterator), self.unit.helper("loop_end"))
-            more = b.call(self.unit.helper("loop_more"), b.call(self.unit.builtin("id"), b.load(node.item)),
-                          self.unit.helper("loop_end_id"))
+            if self.unit.semantics == "native":  # operator.is_not
+                more = b.call(self.unit.helper("compare_is_not"), b.load(node.item), self.unit.helper("loop_end"))
+            else:
+                more = b.call(self.unit.helper("loop_more"), b.call(self.unit.builtin("id"), b.load(node.item)),
+                              self.unit.helper("loop_end_id"))
             self.emit(b.copy_location(b.assign(node.item, item), node))
             self.emit(b.copy_location(b.assign(loop.flag, more), node))
 

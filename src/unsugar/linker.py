@@ -27,6 +27,9 @@ from unsugar.runtime import MODULES
 from unsugar.unit import Unit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
+SEMANTICS = ("python", "native")
+#: the runtime module whose definitions replace the others' with ``--semantics=native``
+NATIVE = "native"
 
 
 class RuntimeNames(NameAllocator):
@@ -61,23 +64,40 @@ def runtime_tree(name: str) -> ast.Module:
         return ast.parse(handle.read(), module.__file__)
 
 
+def compiled_runtime(prefix: str, semantics: str = "python") -> CompiledRuntime:
+    """The runtime compiled to core syntax, with names for ``prefix`` (once per process).
+
+    With ``native`` semantics, the definitions of ``runtime/native.py`` replace
+    the helpers of the same names (and run right after the bootstrap).
+    """
+    return _compiled_runtime(prefix, semantics)
+
+
 @cache
-def compiled_runtime(prefix: str) -> CompiledRuntime:
-    """The runtime compiled to core syntax, with names for ``prefix``."""
+def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
     from unsugar.control import lower_module
     from unsugar.lowering import Lowerer
 
+    if semantics not in SEMANTICS:
+        raise ValueError(f"unknown semantics {semantics!r}")
     unit = Unit(RuntimeNames(set(), prefix))
-    trees = {name: runtime_tree(name) for name in MODULES}
-    top = set()
-    for tree in trees.values():
-        for stmt in tree.body:
+    trees = {name: runtime_tree(name) for name in (*MODULES, NATIVE)}
+    top: set[str] = set()
+    for name in MODULES:
+        for stmt in trees[name].body:
             clash = _defined(stmt) & top
             if clash:
                 raise ValueError(f"runtime name defined twice: {sorted(clash)}")
             top.update(_defined(stmt))
+    native = set().union(*map(_defined, trees[NATIVE].body))
+    top |= native
+    replaced = native if semantics == NATIVE else set()
+    order = [MODULES[0], NATIVE, *MODULES[1:]] if semantics == NATIVE else MODULES
     runtime = CompiledRuntime(unit=unit)
-    for name, tree in trees.items():
+    for name in order:
+        tree = trees[name]
+        if name != NATIVE:
+            tree.body = [stmt for stmt in tree.body if not _defined(stmt) & replaced]
         _strip_docstrings(tree)
         body = lower_module(Lowerer(unit).module(tree.body), unit)
         for stmt in body:
@@ -133,7 +153,7 @@ def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list
     if runtime_mode not in ("inline", "import"):
         raise ValueError(f"unknown runtime mode {runtime_mode!r}")
     prefix = unit.names.prefix
-    runtime = compiled_runtime(prefix)
+    runtime = compiled_runtime(prefix, unit.semantics)
     assert runtime.unit is not None
     direct = {unit.names.fixed(h) for h in unit.helpers}
     constants: dict[str, ast.expr] = {}
@@ -143,7 +163,7 @@ def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list
     header: list[ast.stmt] = []
     if runtime_mode == "import":
         imported = _importable(runtime, constants, direct)
-        header = _imports(unit, sorted(imported))
+        header = _imports(unit, sorted(imported), LINKED[unit.semantics])
         runtime = CompiledRuntime(runtime.pieces, runtime.unit, {
             name: piece for name, piece in runtime.by_name.items() if name not in imported
         })
@@ -206,8 +226,13 @@ def _importable(
     return imported
 
 
-def _imports(unit: Unit, helpers: list[str]) -> list[ast.stmt]:
-    """``--runtime=import``: bind ``helpers`` from :mod:`unsugar.linked_runtime`,
+#: the module of the package that ``--runtime=import`` takes the helpers from
+LINKED = {"python": "linked_runtime", "native": "linked_native"}
+
+
+def _imports(unit: Unit, helpers: list[str], module: str) -> list[ast.stmt]:
+    """``--runtime=import``: bind ``helpers`` from ``unsugar.<module>``
+    (:mod:`unsugar.linked_runtime`, or :mod:`unsugar.linked_native`),
     spelling every name as a keyword (no string constant exists yet)::
 
         _us_rt_unsugar = __import__(next(iter(dict(unsugar=0))), fromlist=dict(linked_runtime=0))
@@ -225,9 +250,9 @@ def _imports(unit: Unit, helpers: list[str]) -> list[ast.stmt]:
     out = [
         b.assign(package, b.call(
             builtin("__import__"), word("unsugar"),
-            fromlist=b.call(builtin("dict"), linked_runtime=b.int_(0)),
+            fromlist=b.call(builtin("dict"), **{module: b.int_(0)}),
         )),
-        b.assign(linked, b.call(builtin("getattr"), b.load(package), word("linked_runtime"))),
+        b.assign(linked, b.call(builtin("getattr"), b.load(package), word(module))),
     ]
     for name in helpers:
         short = name.removeprefix(unit.names.prefix)

@@ -34,11 +34,24 @@ def check_keep(keep: Iterable[str]) -> frozenset[str]:
     return ids
 
 
+def check_semantics(semantics: str) -> str:
+    """``semantics``, validated: ``python`` or ``native`` (``unsugar.linker.SEMANTICS``)."""
+    if semantics not in linker.SEMANTICS:
+        raise ValueError(f"unknown semantics {semantics!r} (python or native)")
+    return semantics
+
+
 def desugar_tree(
-    tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline"
+    tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline",
+    semantics: str = "python",
 ) -> ast.Module:
-    """Rewrite ``tree`` (which is consumed) into core syntax."""
-    unit = Unit.for_tree(tree, check_keep(keep))
+    """Rewrite ``tree`` (which is consumed) into core syntax.
+
+    ``semantics="native"`` calls the interpreter's own operators
+    (``_operator.add`` for ``+``) where the default calls the runtime's exact
+    Python helpers.
+    """
+    unit = Unit.for_tree(tree, check_keep(keep), semantics=check_semantics(semantics))
     # a module already core needs no names of its own (its output is itself);
     # kept sugar may bind names that must stay globals
     unit.module_def = not unit.keep and not is_core(tree)
@@ -52,9 +65,10 @@ def desugar_tree(
 
 
 def desugar(
-    source: str, *, filename: str = "<string>", keep: Iterable[str] = (), runtime: str = "inline"
+    source: str, *, filename: str = "<string>", keep: Iterable[str] = (), runtime: str = "inline",
+    semantics: str = "python",
 ) -> str:
     """Rewrite Python ``source`` into core-only Python source."""
     tree = ast.parse(source, filename)
-    text = ast.unparse(desugar_tree(tree, keep=keep, runtime=runtime))
+    text = ast.unparse(desugar_tree(tree, keep=keep, runtime=runtime, semantics=semantics))
     return text + "\n" if text else ""

@@ -45,16 +45,17 @@ from pathlib import Path
 import unsugar
 from unsugar.linker import compiled_runtime
 from unsugar.names import choose_prefix, input_names
-from unsugar.pipeline import check_keep, desugar_tree
+from unsugar.pipeline import check_keep, check_semantics, desugar_tree
 
 
 @dataclass(frozen=True)
 class Options:
-    """How modules are desugared: rules kept, runtime mode, whether to cache."""
+    """How modules are desugared: rules kept, runtime mode, whether to cache, semantics."""
 
     keep: tuple[str, ...] = ()
     runtime: str = "inline"
     cache: bool = True
+    semantics: str = "python"
 
 
 # ------------------------------------------------------------------- cache
@@ -99,6 +100,7 @@ def cache_key(data: bytes, path: str, options: Options) -> str:
     """The name of the cached code of source ``data`` at ``path``."""
     digest = hashlib.sha256(tool_fingerprint().encode())
     digest.update(f"\0{path}\0{','.join(sorted(options.keep))}\0{options.runtime}\0".encode())
+    digest.update(f"{options.semantics}\0".encode())
     digest.update(data)
     return digest.hexdigest()
 
@@ -148,8 +150,10 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
     prefix = choose_prefix(input_names(tree))
     _busy.active = True  # the tool's own imports are not desugared
     try:
-        module = desugar_tree(tree, keep=options.keep, runtime=options.runtime)
-        files = _place_runtime(module, prefix)
+        module = desugar_tree(
+            tree, keep=options.keep, runtime=options.runtime, semantics=options.semantics
+        )
+        files = _place_runtime(module, prefix, options.semantics)
         _repair_positions(module)
         code = compile(module, path, "exec", dont_inherit=True)
     except (ImportError, KeyboardInterrupt):
@@ -166,10 +170,10 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
     return code
 
 
-def _place_runtime(module: ast.Module, prefix: str) -> dict[str, str]:
+def _place_runtime(module: ast.Module, prefix: str, semantics: str) -> dict[str, str]:
     """Put the inlined helpers' top-level statements on line 1; the runtime file of each
     helper function, by name."""
-    runtime = compiled_runtime(prefix)
+    runtime = compiled_runtime(prefix, semantics)
     pieces = {id(piece.stmt): piece.module for piece in runtime.pieces}
     files: dict[str, str] = {}
     body = module.body
@@ -305,18 +309,21 @@ def install(
     keep: Iterable[str] = (),
     runtime: str = "inline",
     cache: bool = True,
+    semantics: str = "python",
 ) -> DesugaringFinder:
     """Desugar the modules in scope as they are imported from now on; the finder.
 
     ``include`` and ``exclude`` are dotted module or package names, ``paths``
     directories whose ``.py`` files are in scope. Modules already imported
     stay as they are. Raises :class:`unsugar.pipeline.UnknownRuleError` for
-    an unknown ``keep`` rule and :class:`ValueError` for an unknown ``runtime``.
+    an unknown ``keep`` rule and :class:`ValueError` for an unknown ``runtime``
+    or ``semantics``.
     """
     if runtime not in ("inline", "import"):
         raise ValueError(f"unknown runtime mode {runtime!r}")
     keep = tuple(sorted(check_keep(keep)))
-    finder = DesugaringFinder(include, exclude, paths, Options(keep, runtime, cache))
+    options = Options(keep, runtime, cache, check_semantics(semantics))
+    finder = DesugaringFinder(include, exclude, paths, options)
     sys.meta_path.insert(0, finder)
     return finder
 

@@ -34,10 +34,15 @@ class Unit:
     future_annotations: bool = False
     #: the module body runs as a def over the module's namespace (rule ``module``)
     module_def: bool = False
+    #: ``python`` (the runtime's exact helpers) or ``native`` (the interpreter's own)
+    semantics: str = "python"
 
     @classmethod
-    def for_tree(cls, tree: ast.AST, keep: Iterable[str] = (), prefix: str | None = None) -> Unit:
-        return cls(NameAllocator(input_names(tree), prefix), frozenset(keep))
+    def for_tree(
+        cls, tree: ast.AST, keep: Iterable[str] = (), prefix: str | None = None,
+        semantics: str = "python",
+    ) -> Unit:
+        return cls(NameAllocator(input_names(tree), prefix), frozenset(keep), semantics=semantics)
 
     def helper(self, name: str) -> ast.Name:
         """A reference to the runtime helper ``name``."""

@@ -107,11 +107,13 @@ def lower_assign_attribute(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
 )
 def lower_assign_subscript(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     """``subscript_store(value, obj, key)`` is ``subscript_set(obj, key, value)``
-    with its arguments in evaluation order.
+    with its arguments in evaluation order; the latter is called directly when
+    the order cannot show (the value, or the object and the key, are pure:
+    ``a[i] += v`` stores through temporaries).
     """
     target = node.targets[0]
     key = subscript_key(target.slice, cx)
-    if cx.is_pure(node.value):
+    if cx.is_pure(node.value) or cx.is_pure(target.value) and cx.is_pure(key):
         return [b.expr(b.call(cx.rt("subscript_set"), target.value, key, node.value))]
     return [b.expr(b.call(cx.rt("subscript_store"), node.value, target.value, key))]
 

@@ -63,7 +63,8 @@ def _compare(op: ast.cmpop, left: ast.expr, right: ast.expr, cx: Lowerer) -> ast
             return is_type and isinstance(operand.args[0], ast.Name)
         return isinstance(operand, ast.Name | ast.Constant)
 
-    if isinstance(op, ast.Is | ast.IsNot) and stays_alive(left) and stays_alive(right):
+    native = cx.unit.semantics == "native"  # the helper is then ``operator.is_``
+    if isinstance(op, ast.Is | ast.IsNot) and not native and stays_alive(left) and stays_alive(right):
         test = cx.method("int", "__eq__" if isinstance(op, ast.Is) else "__ne__")
         return b.call(test, b.call(cx.builtin("id"), left), b.call(cx.builtin("id"), right))
     return b.call(cx.rt(COMPARE[type(op)][2]), left, right)

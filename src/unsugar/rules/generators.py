@@ -29,7 +29,7 @@ from unsugar.registry import expr_rule
     summary="yield from x: delegate next/send/throw/close to iter(x); the value is its return value",
     before="r = yield from g()",
     after="_us_yf_1 = _us_yield_from_iter(g())\n"
-    "_us_next_1 = _us_yield_from_resumption(_us_yf_1, None, None)\n"
+    "_us_next_1 = _us_yield_from_method_type(next, _us_yf_1)  # next(_us_yf_1), from C\n"
     "_us_step_1 = _us_next_1\n"
     "_us_sent_1 = None\n"
     "_us_thrown_1 = None\n"
@@ -43,12 +43,12 @@ from unsugar.registry import expr_rule
     "    except:\n"
     "        _us_thrown_1 = _us_handled_exception()\n"
     "    _us_step_1 = _us_next_1\n"
-    "    if _us_sent_1 is not None:\n"
+    "    while _us_sent_1 is not None:\n"
     "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, _us_sent_1, None)\n"
-    "    if _us_thrown_1 is not None:\n"
+    "        _us_sent_1 = None\n"
+    "    while _us_thrown_1 is not None:\n"
     "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, None, _us_thrown_1)\n"
-    "    _us_sent_1 = None\n"
-    "    _us_thrown_1 = None\n"
+    "        _us_thrown_1 = None\n"
     "    try:\n"
     "        _us_step_1 = _us_step_1()\n"
     "    except:\n"
@@ -82,33 +82,41 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
 
     def identity(value: ast.expr, other: ast.expr, method: str) -> ast.expr:
         """``value is other`` (``__eq__``) or ``is not`` (``__ne__``): both stay bound."""
+        if cx.unit.semantics == "native":  # operator.is_, operator.is_not
+            return b.call(cx.rt("compare_is" if method == "__eq__" else "compare_is_not"), value, other)
         return b.call(cx.method("int", method), b.call(cx.builtin("id"), value),
                       b.call(cx.builtin("id"), other))
 
     def resumption(value: ast.expr, exception: ast.expr) -> ast.expr:
         return b.call(cx.rt("yield_from_resumption"), b.load(iterator), value, exception)
 
-    def resume() -> list[ast.stmt]:
-        return [
-            b.assign(sent, none()),
-            b.assign(thrown, none()),
-            b.try_except(
-                [b.assign(step, b.call(b.load(step)))],
-                [b.assign(step, b.call(cx.rt("yield_from_stopped")))],
-            ),
-        ]
+    def resume() -> ast.stmt:
+        return b.try_except(
+            [b.assign(step, b.call(b.load(step)))],
+            [b.assign(step, b.call(cx.rt("yield_from_stopped")))],
+        )
+
+    def resumed_with(value: str, resumption: ast.expr) -> ast.stmt:
+        """``value`` (sent or thrown in), if not None, makes the resumption and is
+        cleared: a ``while`` that runs at most once, with no flag."""
+        return b.while_(identity(b.load(value), none(), "__ne__"),
+                        [b.assign(step, resumption), b.assign(value, none())])
 
     cx.emit(b.copy_location(b.assign(iterator, subiterator), node))
-    mark = len(cx.pre)
-    yielded = cx.hand_over(b.load(step), [step])
-    hand_over = cx.pre[mark:]
-    del cx.pre[mark:]
+    # the value yielded is handed over in a box, made once: the frame holds nothing while suspended
+    box = cx.temp("box")
+    hand_over = [b.expr(b.call(cx.method("list", "append"), b.load(box), b.load(step))),
+                 *cx.released([step])]
+    yielded = b.call(cx.method("list", "pop"), b.load(box))
     pending = identity(b.call(cx.builtin("type"), b.load(step)), cx.rt("yield_from_return_type"),
                        "__ne__")
     cx.emit(*b.located([
-        b.assign(resume_next, resumption(none(), none())),
+        b.assign(resume_next, b.call(cx.rt("yield_from_method_type"), cx.builtin("next"), b.load(iterator))),
+        b.assign(box, b.call(cx.builtin("list"))),
         b.assign(step, b.load(resume_next)),
-        *resume(),
+        b.assign(sent, none()),
+        b.assign(thrown, none()),
+        resume(),
         b.while_(pending, [
             *hand_over,
             b.try_except(
@@ -118,14 +126,13 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
             # what ``next`` resumes with is made once; a value sent or an exception thrown in
             # gets its own resumption
             b.assign(step, b.load(resume_next)),
-            b.if_(identity(b.load(sent), none(), "__ne__"),
-                  [b.assign(step, resumption(b.load(sent), none()))]),
-            b.if_(identity(b.load(thrown), none(), "__ne__"),
-                  [b.assign(step, resumption(none(), b.load(thrown)))]),
-            *resume(),
+            resumed_with(sent, resumption(b.load(sent), none())),
+            resumed_with(thrown, resumption(none(), b.load(thrown))),
+            resume(),
         ]),
         b.assign(iterator, none()),
         b.assign(resume_next, none()),
+        b.assign(box, none()),
         b.assign(step, b.call(cx.rt("yield_from_result"), b.load(step))),
     ], node))
     return b.load(step)

@@ -39,15 +39,23 @@ def unpack_start(value):
 def unpack_exact(value, count):
     """``a, b = value``: exactly ``count`` items (one more is asked for, to check).
     A tuple or list of the right length gives its items as they are now, as
-    CPython's ``UNPACK_SEQUENCE`` does (a list is copied: storing a target may
-    change it)."""
-    kind = type(value)
-    if kind is tuple:
-        if operator_int_eq(len(value), count):  # noqa: F821
-            return iter(value)
-    elif kind is list:
-        if operator_int_eq(len(value), count):  # noqa: F821
-            return iter(list.copy(value))
+    CPython's ``UNPACK_SEQUENCE`` does (``tuple()`` of a list is a copy, since
+    storing a target may change the list; of a tuple, the tuple itself)."""
+    if operator_int_eq(operator_dict_get(unpack_sizes, type(value), unpack_unsized)(value), count):  # noqa: F821
+        return iter(tuple(value))
+    return unpack_items(value, count)
+
+
+unpack_sizes = {tuple: len, list: len}
+
+
+def unpack_unsized(value):
+    """The size ``unpack_exact`` takes for a value other than a tuple or list: none."""
+    return -1
+
+
+def unpack_items(value, count):
+    """``unpack_exact`` of an iterable other than a tuple or list of ``count`` items."""
     items = unpack_start(value)
     values = []
     while len(values) < count:

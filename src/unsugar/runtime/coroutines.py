@@ -44,7 +44,9 @@ def await_iterator(value, where):
     ``types.coroutine`` generator as it is, else what ``__await__`` returns,
     checked as CPython checks it. ``where`` is 1 for the result of
     ``__aenter__``, 2 for that of ``__aexit__``, 3 for that of ``__anext__``
-    (their own messages)."""
+    (their own messages). A coroutine gives its ``__await__`` iterator."""
+    if operator_dict_get(yield_from_suspended, type(value), id)(value) is False:  # noqa: F821
+        return yield_from_coroutine_wrapper(value)  # noqa: F821  (runtime/generators.py)
     if where == 3:  # any failure, as the cause of one error
         try:
             return await_iterator(value, 0)
@@ -55,7 +57,7 @@ def await_iterator(value, where):
     if kind is yield_from_coroutine_type:  # noqa: F821  (runtime/generators.py)
         if value.cr_suspended:  # a coroutine suspends only where it awaits
             raise RuntimeError("coroutine is being awaited already")
-        return value
+        return yield_from_coroutine_wrapper(value)  # noqa: F821  (runtime/generators.py)
     if kind is yield_from_generator_type and int.__and__(  # noqa: F821  (runtime/generators.py)
             value.gi_code.co_flags, coroutines_iterable_coroutine):
         return value

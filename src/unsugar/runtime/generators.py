@@ -33,6 +33,12 @@ def yield_from_coroutine_of(function):
 yield_from_generator_type = type(yield_from_sample())
 yield_from_coroutine_type = yield_from_coroutine_of(yield_from_sample)
 yield_from_method_type = type(yield_from_sample.__get__(0))
+#: ``coroutine.__await__``: its iterator (``next``, ``send``, ``throw``, ``close``
+#: of the coroutine), which a ``yield from`` or an ``await`` delegates to.
+yield_from_coroutine_wrapper = yield_from_coroutine_type.__await__
+#: ``cr_suspended`` of a coroutine, by type: ``await_iterator``'s first test (a
+#: coroutine not suspended is awaited as it is; for another type ``id`` is not ``False``)
+yield_from_suspended = {yield_from_coroutine_type: yield_from_coroutine_type.cr_suspended.__get__}
 #: ``CO_COROUTINE | CO_ITERABLE_COROUTINE``: code that may delegate to a coroutine.
 yield_from_coroutine_flags = 384
 yield_from_stop_value_slot = StopIteration.value
@@ -62,15 +68,15 @@ def yield_from_partial(function, argument):
 
 def yield_from_iter(iterable):
     """``GET_YIELD_FROM_ITER``: a generator as it is; a coroutine only in a
-    coroutine or ``types.coroutine`` generator (the caller's code flags);
-    anything else through ``iter``.
+    coroutine or ``types.coroutine`` generator (the caller's code flags), through
+    its ``__await__`` iterator; anything else through ``iter``.
     """
     kind = type(iterable)
     if kind is yield_from_generator_type:
         return iterable
     if kind is yield_from_coroutine_type:
         if yield_from_sys._getframe(1).f_code.co_flags & yield_from_coroutine_flags:
-            return iterable
+            return yield_from_coroutine_wrapper(iterable)
         raise TypeError("cannot 'yield from' a coroutine object in a non-coroutine generator")
     return iter(iterable)
 
@@ -93,23 +99,23 @@ def yield_from_stopped():
     """
     stop = yield_from_handled_exception()
     if type.__subclasscheck__(StopIteration, type(stop)):
-        return yield_from_done(yield_from_stop_value_slot.__get__(stop))
+        done = yield_from_return_type()
+        yield_from_return_slot.__set__(done, yield_from_stop_value_slot.__get__(stop))
+        return done
     raise
 
 
 def yield_from_resumption(iterator, sent, thrown):
-    """What resumes ``iterator``, as a callable without arguments that the
-    delegating generator calls itself (so that the subiterator's frame is
-    called from it): ``next`` for ``None``, else ``send`` (a coroutine, which
-    has no ``__next__``, always ``send``). With ``thrown`` (the exception
-    thrown into the delegating generator): ``GeneratorExit`` closes the
-    subiterator (``close``, if it has one) and is raised again; another
-    exception goes to the subiterator's ``throw``, or is raised again if it
-    has none.
+    """What resumes ``iterator`` with a value ``sent`` (not ``None``: that is
+    ``next``, which the delegating generator binds itself) or an exception
+    ``thrown``, as a callable without arguments that the delegating generator
+    calls itself (so that the subiterator's frame is called from it): its
+    ``send``. With ``thrown`` (the exception thrown into the delegating
+    generator): ``GeneratorExit`` closes the subiterator (``close``, if it has
+    one) and is raised again; another exception goes to the subiterator's
+    ``throw``, or is raised again if it has none.
     """
     if thrown is None:
-        if sent is None and type(iterator) is not yield_from_coroutine_type:
-            return yield_from_partial(next, iterator)
         return yield_from_partial(iterator.send, sent)
     if not yield_from_cleanup_throw:
         return yield_from_throw(iterator, thrown)
