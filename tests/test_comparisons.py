@@ -3,7 +3,7 @@
 import textwrap
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, desugared
 
 LOG = """
 log = []
@@ -195,3 +195,29 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_comparisons(name: str) -> None:
     assert_same(LOG + textwrap.dedent(CASES[name]))
+
+
+def test_comparisons_of_int_constants_are_known() -> None:
+    """``1 < 2`` is ``True`` when desugared: two int constants compare the same every time."""
+    source = "r = [1 < 2, 3 == 4, 5 >= 5, 2 != 2, 7 > 1, 0 <= 0, True < 2, 1 in (1,)]\n"
+    assert_same(source)
+    out = desugared(source)
+    assert "_us_list_of(_us_true, _us_false, _us_true, _us_false, _us_true, _us_true," in out
+    assert "_us_compare_lt(_us_true, 2)" in out and "_us_compare_in(1," in out  # a bool, in: called
+
+
+def test_a_bool_test_read_twice_needs_no_bool() -> None:
+    """A flag read more than once holds ``bool(test)``, unless the test gives a bool."""
+    source = textwrap.dedent("""
+        def f(x, xs):
+            if x in xs:
+                print("in")
+                for y in xs:
+                    print(y)
+            else:
+                print("out")
+        f(1, [1, 2])
+        f(3, [1, 2])
+    """)
+    assert_same(source)
+    assert "_us_bool(_us_compare_in(" not in desugared(source)

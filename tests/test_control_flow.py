@@ -1,7 +1,10 @@
 """if, while/else, break, continue, try/finally and return through finally."""
 
+import re
+import textwrap
+
 import pytest
-from difftest import assert_same
+from difftest import assert_same, desugared
 
 CASES = {
     "if_elif_else": """
@@ -308,3 +311,44 @@ def test_return_through_finally_in_an_async_generator() -> None:
         except StopIteration:
             print("finished")
     """, allow=("asyncfunctiondef", "asyncfor"))
+
+
+GUARDS = """
+    def classify(n, log):
+        if n < 0:
+            log.append("negative")
+            raise ValueError(n)
+        elif n == 0:
+            return "zero"
+        if n > 100:
+            return "big"
+        else:
+            log.append("small")
+        for i in range(3):
+            if i == n:
+                return i
+        try:
+            if n == 50:
+                return "in try"
+        finally:
+            log.append("finally")
+        return "other"
+    log = []
+    out = [classify(n, log) for n in (0, 1, 2, 50, 101, 7)]
+    try:
+        classify(-1, log)
+    except ValueError as e:
+        out.append(repr(e))
+    print(out, log)
+"""
+
+
+def test_guard_clauses_are_flagless_whiles() -> None:
+    """An if whose body ends in return or raise is ``while test: body`` (it runs
+    once, since it leaves), its else after it; not where a finally must run."""
+    assert_same(GUARDS)
+    out = desugared(textwrap.dedent(GUARDS))
+    assert "while _us_compare_lt(n, 0):\n" in out
+    assert re.search(r"while _us_compare_eq\(n, 0\):\n *return _us_s_zero\n", out)
+    assert "while _us_compare_eq(i, n):\n" in out  # in a loop: still a real return
+    assert "while _us_compare_eq(n, 50):" not in out  # the return waits for the finally

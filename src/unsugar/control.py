@@ -101,6 +101,8 @@ TRY_FINALLY = control_rule(
 )
 
 JUMPS = ("break", "continue", "return")
+#: the runtime helpers whose result is always a ``bool`` (in both semantics)
+BOOL_HELPERS = ("logical_not", "compare_in", "compare_not_in", "compare_is", "compare_is_not", "bool")
 #: the statements that the control flow leaves as they are (with a real ``return``)
 SIMPLE = (ast.Expr, ast.Assign, ast.Return, ast.Raise)
 
@@ -369,8 +371,15 @@ class Flow:
             where.remove(start)  # the one segment consumes the flag
             segment.test = b.load(level.flag)
             segment.body[0] = b.assign(level.flag, b.int_(0))
-        elif level.test is not None and not _is_flag(level.test.value):
+        elif level.test is not None and not _is_flag(level.test.value) and \
+                not self._is_bool(level.test.value):
             level.test.value = b.call(self.unit.builtin("bool"), level.test.value)
+
+    def _is_bool(self, value: ast.expr) -> bool:
+        """Whether ``value`` is a call of a helper that always gives a real ``bool``
+        (``not``, ``in``, ``is``): a flag read more than once needs no ``bool()``."""
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+            value.func.id in {self.unit.names.fixed(name) for name in BOOL_HELPERS}
 
     def flag_of(self, level: Level, name: str) -> str:
         """``level``'s flag, made now if needed."""

@@ -63,11 +63,20 @@ def _compare(op: ast.cmpop, left: ast.expr, right: ast.expr, cx: Lowerer) -> ast
             return is_type and isinstance(operand.args[0], ast.Name)
         return isinstance(operand, ast.Name | ast.Constant)
 
+    if _int_constant(left) and _int_constant(right):  # known now: a bool constant
+        value = {ast.Eq: int.__eq__, ast.NotEq: int.__ne__, ast.Lt: int.__lt__, ast.LtE: int.__le__,
+                 ast.Gt: int.__gt__, ast.GtE: int.__ge__}.get(type(op))
+        if value is not None:
+            return cx.rt("true" if value(left.value, right.value) else "false")
     native = cx.unit.semantics == "native"  # the helper is then ``operator.is_``
     if isinstance(op, ast.Is | ast.IsNot) and not native and stays_alive(left) and stays_alive(right):
         test = cx.method("int", "__eq__" if isinstance(op, ast.Is) else "__ne__")
         return b.call(test, b.call(cx.builtin("id"), left), b.call(cx.builtin("id"), right))
     return b.call(cx.rt(COMPARE[type(op)][2]), left, right)
+
+
+def _int_constant(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
 
 
 def _register(op: type[ast.cmpop], rule_id: str, symbol: str, helper: str, reference: str) -> None:
