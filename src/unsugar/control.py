@@ -102,7 +102,8 @@ TRY_FINALLY = control_rule(
 
 JUMPS = ("break", "continue", "return")
 #: the runtime helpers whose result is always a ``bool`` (in both semantics)
-BOOL_HELPERS = ("logical_not", "compare_in", "compare_not_in", "compare_is", "compare_is_not", "bool")
+BOOL_HELPERS = ("logical_not", "compare_in", "compare_not_in", "compare_is", "compare_is_not", "bool",
+                "exception_matches")
 #: the statements that the control flow leaves as they are (with a real ``return``)
 SIMPLE = (ast.Expr, ast.Assign, ast.Return, ast.Raise)
 

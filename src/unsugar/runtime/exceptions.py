@@ -21,9 +21,17 @@ loop_end_id = id(loop_end)
 loop_more = int.__ne__
 
 
+#: ``exception_is_subtype(base, klass)``: ``PyType_IsSubtype(klass, base)`` (no hooks)
+exception_is_subtype = type.__subclasscheck__
+#: The ids of the built-in exception classes an ``except`` clause named: checked
+#: once (such a class cannot change, and lives as long as the process).
+exception_checked = dict()
+exception_check_done = dict.__setitem__
+
+
 def exception_subtype(klass, base):
     """``PyType_IsSubtype``: ``base`` is in the MRO of ``klass`` (no hooks)."""
-    return type.__subclasscheck__(base, klass)
+    return exception_is_subtype(base, klass)
 
 
 def exception_class_check(value):
@@ -42,8 +50,15 @@ def exception_matches(kinds):
     ``kinds`` is a class or a tuple of classes, each deriving from
     ``BaseException`` (checked first, as CPython does).
     """
-    message = "catching classes that do not inherit from BaseException is not allowed"
     handled = type(handled_exception())
+    if operator_dict_get(exception_checked, id(kinds), 0):  # noqa: F821  (runtime/operators.py)
+        return exception_is_subtype(kinds, handled)
+    return exception_matches_checked(kinds, handled)
+
+
+def exception_matches_checked(kinds, handled):
+    """``exception_matches`` of ``kinds`` not checked before; a built-in class is remembered."""
+    message = "catching classes that do not inherit from BaseException is not allowed"
     if exception_subtype(type(kinds), tuple):
         for kind in tuple.__iter__(kinds):
             if not exception_class_check(kind):
@@ -54,6 +69,8 @@ def exception_matches(kinds):
         return False
     if not exception_class_check(kinds):
         raise TypeError(message)
+    if int.__and__(operator_flags_of(kinds), 256):  # noqa: F821  (immutable: built in)
+        exception_check_done(exception_checked, id(kinds), 1)
     return exception_subtype(handled, kinds)
 
 

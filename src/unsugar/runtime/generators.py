@@ -81,15 +81,21 @@ def yield_from_iter(iterable):
     return iter(iterable)
 
 
+yield_from_is_subtype = type.__subclasscheck__
+yield_from_is_stop = StopIteration.__subclasscheck__
+yield_from_stop_value = yield_from_stop_value_slot.__get__
+yield_from_set_result = yield_from_return_slot.__set__
+
+
 def yield_from_subtype(klass, base):
     """``PyType_IsSubtype``: ``base`` is in the MRO of ``klass`` (no hooks)."""
-    return type.__subclasscheck__(base, klass)
+    return yield_from_is_subtype(base, klass)
 
 
 def yield_from_done(value):
     """The done marker, holding the subiterator's return value."""
     done = yield_from_return_type()
-    yield_from_return_slot.__set__(done, value)
+    yield_from_set_result(done, value)
     return done
 
 
@@ -98,9 +104,9 @@ def yield_from_stopped():
     (its ``value`` slot); any other exception is raised again.
     """
     stop = yield_from_handled_exception()
-    if type.__subclasscheck__(StopIteration, type(stop)):
+    if yield_from_is_stop(type(stop)):
         done = yield_from_return_type()
-        yield_from_return_slot.__set__(done, yield_from_stop_value_slot.__get__(stop))
+        yield_from_set_result(done, yield_from_stop_value(stop))
         return done
     raise
 
@@ -122,7 +128,7 @@ def yield_from_resumption(iterator, sent, thrown):
     try:
         return yield_from_throw(iterator, thrown)
     except StopIteration as stop:
-        return yield_from_partial(yield_from_done, yield_from_stop_value_slot.__get__(stop))
+        return yield_from_partial(yield_from_done, yield_from_stop_value(stop))
 
 
 def yield_from_throw(iterator, thrown):
