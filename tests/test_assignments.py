@@ -3,7 +3,7 @@
 import textwrap
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, desugared
 
 #: Objects that print what is done to them, shared by the snippets (made by
 #: ``type()``, so that the snippets need no class statement).
@@ -513,3 +513,64 @@ def with_logging(snippet: str) -> str:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_assignments(name):
     assert_same(with_logging(CASES[name]))
+
+
+REBOUND_PARAMETERS = """
+class C:
+    def __init__(self, name):
+        self.name = name
+    def __repr__(self):
+        return self.name
+def walrus(o):
+    o.x = (o := C("new"))
+    return o, vars(o)
+def nested(o):
+    def rebind():
+        nonlocal o
+        o = C("rebound")
+        return 1
+    o.x = rebind()
+    o.y = 2
+    return o, vars(o)
+def deleted(o, xs):
+    xs[0] = len(xs)
+    o.x = xs
+    del o
+    try:
+        o.y = 1
+    except NameError as e:
+        print("NameError", e)
+def keeps(o, xs, i):
+    o.x = [i]
+    xs[i] = o.x
+    o.count = 0
+    o.count += 1
+    return vars(o), xs
+print(walrus(C("old")), nested(C("old")))
+deleted(C("d"), [0])
+print(keeps(C("k"), [0, 0], 1))
+"""
+
+
+def test_parameters_nothing_rebinds_are_read_in_place() -> None:
+    """``self.x = v`` calls ``setattr(self, ...)`` when nothing rebinds ``self``;
+    a parameter a walrus, a nested ``nonlocal`` or ``del`` rebinds keeps the order."""
+    assert_same(REBOUND_PARAMETERS)
+    out = desugared(REBOUND_PARAMETERS)
+    assert "_us_setattr(o, _us_s_x, _us_list_of(i))" in out  # keeps: o is stable
+    assert "_us_subscript_set(xs, i, _us_getattr(o, _us_s_x))" in out
+    assert "_us_setattr(o, _us_s_count, _us_inplace_add(_us_getattr(o, _us_s_count), 1))" in out
+    assert out.count("_us_attribute_set(") >= 3 + 2  # walrus, nested, deleted (+ the runtime's)
+
+
+@pytest.mark.parametrize("rebinding", [
+    "for o in [o]: pass", "with open(__file__) as o: pass", "try:\n        1/0\n    except Exception as o: pass",
+    "import os as o", "match 1:\n        case o: pass", "global o", "o += 1", "class o: pass",
+])
+def test_what_rebinds_a_parameter(rebinding: str) -> None:
+    import ast
+
+    from unsugar.lowering import stable_parameters
+
+    node = ast.parse(f"def f(o, p):\n    {rebinding}\n").body[0]
+    assert stable_parameters(node, None) == {"p"}

@@ -82,6 +82,40 @@ class Scope:
     namespace: Namespace | None = None
     #: An annotation scope in a rewritten class body: it reads the class's names first.
     annotations: ClassAnnotations | None = None
+    #: A function's parameters that nothing rebinds or deletes: always bound, to
+    #: the same object, so reading one has no effect (see :func:`stable_parameters`).
+    stable: frozenset[str] = frozenset()
+
+
+def stable_parameters(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, class_name: str | None
+) -> frozenset[str]:
+    """The parameters of ``node`` (mangled) that its body never binds again nor
+    deletes, and that no nested scope declares ``nonlocal``: reading one gives
+    the same object at any time, so it need not be evaluated first (``self`` in
+    ``self.x = f()``)."""
+    arguments = node.args
+    parameters = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    parameters.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
+    rebound: set[str] = set()
+    body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
+    todo: list[ast.AST] = list(body)
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, ast.Nonlocal | ast.Global):
+            rebound.update(sub.names)  # (a nested scope's nonlocal too: it is walked)
+        elif isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
+            rebound.add(sub.id)
+        elif isinstance(sub, ast.alias):
+            rebound.add(sub.asname or sub.name.partition(".")[0])
+        elif isinstance(sub, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and sub.name:
+            rebound.add(sub.name)
+        elif isinstance(sub, ast.MatchMapping) and sub.rest:
+            rebound.add(sub.rest)
+        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            rebound.add(sub.name)
+        todo.extend(ast.iter_child_nodes(sub))
+    return frozenset(mangle(name, class_name) for name in parameters - rebound)
 
 
 def declared(
@@ -189,10 +223,12 @@ class Lowerer:
             self.pre = saved
 
     def is_pure(self, node: ast.expr) -> bool:
-        """Whether evaluating ``node`` later gives the same value, without effects."""
+        """Whether evaluating ``node`` later gives the same value, without effects:
+        a constant, a temporary, a parameter nothing rebinds."""
         if isinstance(node, ast.Constant):
             return True
-        return isinstance(node, ast.Name) and node.id.startswith(self.unit.names.prefix)
+        return isinstance(node, ast.Name) and (
+            node.id.startswith(self.unit.names.prefix) or node.id in self.scope.stable)
 
     def spill(self, node: ast.expr, hint: str = "t") -> ast.expr:
         """Evaluate ``node`` now into a temporary (unless it is pure)."""
@@ -226,6 +262,7 @@ class Lowerer:
             declared(body, ast.Global, class_name),
             declared(body, ast.Nonlocal, class_name), node,
             annotations=getattr(node, "class_annotations", None),
+            stable=stable_parameters(node, class_name),
         )
 
     def qualname(self, name: str) -> str:

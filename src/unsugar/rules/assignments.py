@@ -87,11 +87,13 @@ def lower_chained(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
 )
 def lower_assign_attribute(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     """``attribute_set(value, obj, name)`` is ``setattr(obj, name, value)``
-    with its arguments in evaluation order; a constant value needs no helper.
+    with its arguments in evaluation order; ``setattr`` itself when the order
+    cannot show (a pure value, or a pure object: ``self`` in a method that
+    never rebinds it).
     """
     target = node.targets[0]
     name = cx.string(cx.mangle(target.attr))
-    if cx.is_pure(node.value):
+    if cx.is_pure(node.value) or cx.is_pure(target.value):
         return [b.expr(b.call(cx.builtin("setattr"), target.value, name, node.value))]
     return [b.expr(b.call(cx.rt("attribute_set"), node.value, target.value, name))]
 
