@@ -543,27 +543,32 @@ class Flow:
         self._loop_else(node.orelse, iteration)
 
     def _ForLoop(self, node: ForLoop) -> None:
-        """``for`` (see :class:`unsugar.forms.ForLoop`): one ``while``."""
+        """``for`` (see :class:`unsugar.forms.ForLoop`): one ``while``. Its test is
+        the next item's, in place, unless a ``break`` may stop it or it runs
+        under a guard: then a flag holds it."""
+        def more() -> ast.expr:
+            if self.unit.semantics == "native":  # operator.is_not
+                return b.call(self.unit.helper("compare_is_not"), b.load(node.item), self.unit.helper("loop_end"))
+            return b.call(self.unit.helper("loop_more"), b.call(self.unit.builtin("id"), b.load(node.item)),
+                          self.unit.helper("loop_end_id"))
+
         def fetch() -> None:
             item = b.call(self.unit.builtin("next"), b.load(node.iterator), self.unit.helper("loop_end"))
-            if self.unit.semantics == "native":  # operator.is_not
-                more = b.call(self.unit.helper("compare_is_not"), b.load(node.item), self.unit.helper("loop_end"))
-            else:
-                more = b.call(self.unit.helper("loop_more"), b.call(self.unit.builtin("id"), b.load(node.item)),
-                              self.unit.helper("loop_end_id"))
             self.emit(b.copy_location(b.assign(node.item, item), node))
-            self.emit(b.copy_location(b.assign(loop.flag, more), node))
+            if loop.stops or guarded:
+                self.emit(b.copy_location(b.assign(loop.flag, more()), node))
 
         def write() -> None:
-            guarded = self.level.guarded
             inside, iteration = self._loop(node, loop, fetch, force=True)
             if guarded:
                 self.append_early(b.copy_location(b.assign(loop.flag, b.int_(0)), node))
             fetch()
-            self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
+            test = b.load(loop.flag) if loop.stops or guarded else more()
+            self.append(b.copy_location(b.while_(test, inside), node))
             self.append(b.copy_location(b.assign(node.iterator, self.unit.helper("none")), node))
             self._loop_else(node.orelse, iteration)
 
+        guarded = self.level.guarded
         loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"))
         self.iterators[-1].append(node.iterator)
         self.outlined_if_deep(write, node, cost=1)
