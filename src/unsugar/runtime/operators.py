@@ -312,14 +312,16 @@ def operator_overloaded(left_type, right_type, name):
     return bool(compare_ne(left, right))
 
 
-def generic_binary(left, right, name, reflected):
-    """The slot of a class with Python-level methods (CPython's ``SLOT1BINFULL``)."""
+def generic_binary(left, right, name, reflected, left_generic, right_generic):
+    """The slot of a class with Python-level methods (CPython's ``SLOT1BINFULL``);
+    ``left_generic`` and ``right_generic`` say whether the operands' types have
+    such a slot (``number_slot``, found by ``binary_steps``)."""
     left_type = type(left)
     right_type = type(right)
     do_other = False
     if left_type is not right_type:
-        do_other = compare_is(number_slot(right_type, name, reflected), operator_generic)
-    if compare_is(number_slot(left_type, name, reflected), operator_generic):
+        do_other = right_generic
+    if left_generic:
         if do_other:
             if operator_is_subtype(left_type, right_type):
                 if operator_overloaded(left_type, right_type, reflected):
@@ -344,12 +346,16 @@ def swapped(method):
     return call
 
 
-def binary_slot_step(slot, left_type, name, reflected):
+def binary_slot_step(slot, left_type, name, reflected, left_slot, right_slot):
     """How number slot ``slot`` is called on ``(left, right)``: a C slot through its
-    wrapper, ``__op__`` of the left operand's type or ``__rop__`` of the right one's."""
+    wrapper, ``__op__`` of the left operand's type or ``__rop__`` of the right one's,
+    or the generic slot of Python-level methods (given both operands' slots)."""
     if slot is operator_generic:
+        left_generic = compare_is(left_slot, operator_generic)
+        right_generic = compare_is(right_slot, operator_generic)
+
         def call(left, right):
-            return generic_binary(left, right, name, reflected)
+            return generic_binary(left, right, name, reflected, left_generic, right_generic)
         return call
     if operator_is_subtype(slot, left_type):
         return operator_proxy_get(operator_dict_of(slot), name)
@@ -364,17 +370,19 @@ def binary_steps(left_type, right_type, name, reflected):
     right_slot = operator_missing
     if left_type is not right_type:
         right_slot = number_slot(right_type, name, reflected)
-        if right_slot is left_slot:
-            right_slot = operator_missing
+    found_left = left_slot
+    found_right = right_slot
+    if right_slot is left_slot:
+        right_slot = operator_missing
     steps = []
     if left_slot is not operator_missing:
         if right_slot is not operator_missing:
             if operator_is_subtype(left_type, right_type):
-                list.append(steps, binary_slot_step(right_slot, left_type, name, reflected))
+                list.append(steps, binary_slot_step(right_slot, left_type, name, reflected, found_left, found_right))
                 right_slot = operator_missing
-        list.append(steps, binary_slot_step(left_slot, left_type, name, reflected))
+        list.append(steps, binary_slot_step(left_slot, left_type, name, reflected, found_left, found_right))
     if right_slot is not operator_missing:
-        list.append(steps, binary_slot_step(right_slot, left_type, name, reflected))
+        list.append(steps, binary_slot_step(right_slot, left_type, name, reflected, found_left, found_right))
     return steps
 
 
