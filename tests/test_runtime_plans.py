@@ -120,6 +120,33 @@ SNIPPETS = {
         except TypeError as error:
             print(error)
     """,
+    "a_metaclass_hash_is_never_called": """
+        class Meta(type):
+            def __hash__(cls):
+                print("hash of", cls.__name__)
+                return 1
+            def __eq__(cls, other):
+                print("eq of", cls.__name__)
+                return cls is other
+        class C(metaclass=Meta):
+            def __add__(self, other):
+                return "add"
+            def __getitem__(self, key):
+                return key
+            def __neg__(self):
+                return "neg"
+            def __contains__(self, item):
+                return True
+            def __lt__(self, other):
+                return "lt"
+        c = C()
+        for _ in range(2):
+            print(c + c, c[1], -c, 1 in c, c < c, c == c)
+            try:
+                raise ValueError
+            except ValueError:
+                print("caught")
+    """,
     "yield_from_next_send_throw": """
         def inner():
             got = yield 1

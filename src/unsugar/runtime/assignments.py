@@ -14,7 +14,7 @@ def attribute_set(value, obj, name):
 
 def subscript_store(value, obj, key):
     """``obj[key] = value``, with the arguments in evaluation order (``subscript_set``)."""
-    operator_dict_get(set_plans, type(obj), subscript_set_full)(obj, key, value)  # noqa: F821
+    operator_dict_get(set_plans, id(type(obj)), subscript_set_full)(obj, key, value)  # noqa: F821
 
 
 def unpack_defines_iter(cls):

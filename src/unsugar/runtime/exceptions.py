@@ -23,8 +23,8 @@ loop_more = int.__ne__
 
 #: ``exception_is_subtype(base, klass)``: ``PyType_IsSubtype(klass, base)`` (no hooks)
 exception_is_subtype = type.__subclasscheck__
-#: The ids of the built-in exception classes an ``except`` clause named: checked
-#: once (such a class cannot change, and lives as long as the process).
+#: The built-in exception classes an ``except`` clause named, by id: checked
+#: once (such a class cannot change; kept alive here, its id is never another's).
 exception_checked = dict()
 exception_check_done = dict.__setitem__
 
@@ -70,7 +70,7 @@ def exception_matches_checked(kinds, handled):
     if not exception_class_check(kinds):
         raise TypeError(message)
     if int.__and__(operator_flags_of(kinds), 256):  # noqa: F821  (immutable: built in)
-        exception_check_done(exception_checked, id(kinds), 1)
+        exception_check_done(exception_checked, id(kinds), kinds)  # (kept alive: its id stays its)
     return exception_subtype(handled, kinds)
 
 

@@ -418,24 +418,36 @@ def planned(plans, steps, left, right):
             right_type = type(right)
             if operator_int_and(operator_int_and(operator_flags_of(left_type),
                                                  operator_flags_of(right_type)), 256):
-                row = operator_dict_get(plans, left_type)
+                row = operator_dict_get(plans, id(left_type))
                 if row is None:
                     row = dict()
-                    dict.__setitem__(plans, left_type, row)
-                dict.__setitem__(row, right_type, step)
+                    operator_plan_set(plans, planned_type(left_type), row)
+                operator_plan_set(row, planned_type(right_type), step)
             return result
     return NotImplemented
 
 
 operator_no_plans = dict()
+operator_plan_set = dict.__setitem__
+#: The types plans were made for, kept alive: a plan is found by the id of the
+#: operand's type (hashing a class could run its metaclass's ``__hash__``), and
+#: the id of a type that lives cannot be another object's.
+operator_planned_types = dict()
+
+
+def planned_type(kind):
+    """The key of ``kind``'s plans: its id (``kind`` is kept alive)."""
+    key = id(kind)
+    operator_plan_set(operator_planned_types, key, kind)
+    return key
 
 
 def planned_operation(plans, full):
     """An operation on two operands: the plan ``plans`` holds for their types,
     else ``full``, the whole dispatch, which makes the plans."""
     def operation(left, right):
-        row = operator_dict_get(plans, type(left), operator_no_plans)
-        return operator_dict_get(row, type(right), full)(left, right)
+        row = operator_dict_get(plans, id(type(left)), operator_no_plans)
+        return operator_dict_get(row, id(type(right)), full)(left, right)
     return operation
 
 
@@ -584,9 +596,9 @@ def fixed_method(plans, kind, method):
     if operator_int_and(operator_flags_of(kind), 256):
         if type(method) is operator_wrapper_type:
             if not deque_wrapper(method):
-                dict.__setitem__(plans, kind, method)
+                operator_plan_set(plans, planned_type(kind), method)
         elif type(method) is operator_method_type:
-            dict.__setitem__(plans, kind, method)
+            operator_plan_set(plans, planned_type(kind), method)
 
 
 def unary_operation(name, symbol):
@@ -603,7 +615,7 @@ def unary_operation(name, symbol):
         return special_call(method, operand)
 
     def operation(operand):
-        return operator_dict_get(plans, type(operand), full)(operand)
+        return operator_dict_get(plans, id(type(operand)), full)(operand)
     return operation
 
 
@@ -665,8 +677,8 @@ def equality_operation(name, identity):
         return planned(plans, steps, left, right)
 
     def operation(left, right):
-        row = operator_dict_get(plans, type(left), operator_no_plans)
-        result = operator_dict_get(row, type(right), full)(left, right)
+        row = operator_dict_get(plans, id(type(left)), operator_no_plans)
+        result = operator_dict_get(row, id(type(right)), full)(left, right)
         if result is NotImplemented:
             return full(left, right)
         return result
@@ -687,7 +699,7 @@ contains_plans = dict()
 def compare_in(item, container):
     """``item in container``: ``__contains__``, else iteration (``iter()`` also knows
     the old ``__getitem__`` protocol); the result is a real ``bool``."""
-    return operator_dict_get(contains_plans, type(container), contains_full)(container, item)
+    return operator_dict_get(contains_plans, id(type(container)), contains_full)(container, item)
 
 
 def contains_full(container, item):
@@ -737,7 +749,7 @@ get_plans = dict()
 
 def subscript_get(container, key):
     """``container[key]``: ``__getitem__`` of its type, else ``__class_getitem__`` of a class."""
-    return operator_dict_get(get_plans, type(container), subscript_get_full)(container, key)
+    return operator_dict_get(get_plans, id(type(container)), subscript_get_full)(container, key)
 
 
 def subscript_get_full(container, key):
@@ -772,7 +784,7 @@ set_plans = dict()
 
 def subscript_set(container, key, value):
     """``container[key] = value``."""
-    operator_dict_get(set_plans, type(container), subscript_set_full)(container, key, value)
+    operator_dict_get(set_plans, id(type(container)), subscript_set_full)(container, key, value)
 
 
 def subscript_set_full(container, key, value):
