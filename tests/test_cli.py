@@ -286,6 +286,24 @@ def test_runtime_must_be_known(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "example", sorted((ROOT / "examples").glob("*.py")), ids=lambda p: p.stem
+)
+def test_native_semantics_runs_the_examples(example: Path, tmp_path: Path) -> None:
+    """``--semantics=native``: core output whose operators are ``_operator``'s."""
+    out = tmp_path / example.name
+    assert cli.main(["--semantics=native", str(example), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert not check_source(text)
+    assert "_us_native_operator = _us___import__(_us_s__operator)" in text
+    assert python(out).stdout == python(example).stdout != ""
+
+
+def test_semantics_must_be_known(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--semantics=exact", "x.py"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- decoding
 def test_coding_cookie_is_respected(tmp_path: Path) -> None:
     path, out = tmp_path / "a.py", tmp_path / "out.py"

@@ -167,14 +167,23 @@ def test_pycache_is_neither_read_nor_written(tmp_path: Path, env: dict[str, str]
 
 def test_command_line(env: dict[str, str]) -> None:
     help_text = unsugar_run("--help", env=env).stdout
-    for option in ("-m MODULE", "--include", "--exclude", "--keep", "--runtime",
+    for option in ("-m MODULE", "--include", "--exclude", "--keep", "--runtime", "--semantics",
                    "--no-cache", "--clear-cache", "UNSUGAR_CACHE_DIR"):
         assert option in help_text
-    for args in (["--keep", "nonsense", "main.py"], ["--runtime", "other", "main.py"], []):
+    for args in (["--keep", "nonsense", "main.py"], ["--runtime", "other", "main.py"],
+                 ["--semantics", "other", "main.py"], []):
         result = unsugar_run(*args, env=env)
         assert result.returncode == 2 and "unsugar run: error:" in result.stderr
     script = run(["unsugar", "run", "--runtime", "import", "main.py", "pear"], env)
     assert (script.returncode, script.stdout.splitlines()[-1]) == (0, "ordered 1 items")
+    script = run(["unsugar", "run", "--semantics", "native", "main.py", "pear"], env)
+    assert (script.returncode, script.stdout.splitlines()[-1]) == (0, "ordered 1 items")
+
+
+def test_semantics_is_part_of_the_cache_key() -> None:
+    from unsugar.runner import Options, cache_key
+
+    assert cache_key(b"x = 1", "a.py", Options()) != cache_key(b"x = 1", "a.py", Options(semantics="native"))
 
 
 def test_split_run_args() -> None:

@@ -145,6 +145,21 @@ def test_import_runtime_with_modules_blocked() -> None:
     assert rewritten == original
 
 
+def test_import_runtime_with_native_semantics() -> None:
+    """``--runtime=import --semantics=native``: the helpers come from
+    ``unsugar.linked_native``, whose operators are ``_operator``'s."""
+    import _operator
+
+    from unsugar import linked_native, linked_runtime
+
+    source = textwrap.dedent(USES_HELPERS)
+    out = desugar(source, runtime="import", semantics="native")
+    assert "linked_native" in out and "linked_runtime" not in out
+    assert run(out) == run(source)
+    assert linked_native.binary_add is _operator.add
+    assert linked_runtime.binary_add is not _operator.add
+
+
 def test_runtime_imports_only_sys_at_start() -> None:
     """Every top-level statement of the compiled runtime imports ``sys`` at most."""
     runtime = compiled_runtime("_us_")
