@@ -378,9 +378,13 @@ class Flow:
 
     def _is_bool(self, value: ast.expr) -> bool:
         """Whether ``value`` is a call of a helper that always gives a real ``bool``
-        (``not``, ``in``, ``is``): a flag read more than once needs no ``bool()``."""
-        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
-            value.func.id in {self.unit.names.fixed(name) for name in BOOL_HELPERS}
+        (``not``, ``in``, ``is``, ``int.__eq__``): a flag read more than once needs
+        no ``bool()``."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return False
+        int_eq = self.unit.constants.get(("method", "int", "__eq__"))  # ``not``: int.__eq__(bool(t), 0)
+        return value.func.id in {self.unit.names.fixed(name) for name in BOOL_HELPERS} or \
+            int_eq is not None and value.func.id == int_eq.name
 
     def flag_of(self, level: Level, name: str) -> str:
         """``level``'s flag, made now if needed."""

@@ -30,12 +30,20 @@ THREADS = sys.version_info < (3, 12)
     id="not",
     summary="not x tests the truth of x once and returns a real bool",
     before="not x",
-    after="_us_logical_not(x)",
+    after="_us_int_eq_1(_us_bool(x), 0)  # native semantics: _us_logical_not(x), operator.not_",
     reference="expressions.html#boolean-operations",
     applies=lambda node: isinstance(node.op, ast.Not),
 )
 def lower_not(node: ast.UnaryOp, cx: Lowerer) -> ast.expr:
-    return b.call(cx.rt("logical_not"), node.operand)
+    return negation(node.operand, cx)
+
+
+def negation(value: ast.expr, cx: Lowerer) -> ast.expr:
+    """``not value``, a real ``bool`` and one truth test, in place:
+    ``int.__eq__(bool(value), 0)`` (``operator.not_`` with native semantics)."""
+    if cx.unit.semantics == "native":
+        return b.call(cx.rt("logical_not"), value)
+    return b.call(cx.method("int", "__eq__"), b.call(cx.builtin("bool"), value), b.int_(0))
 
 
 @expr_rule(
@@ -65,13 +73,13 @@ def lower_and(node: ast.BoolOp, cx: Lowerer) -> ast.expr:
     id="or",
     summary="a or b: b is evaluated only when a is false; the value is an operand",
     before="r = a or b",
-    after="_us_or_1 = a\nif _us_logical_not(_us_or_1):\n    _us_or_1 = b\nr = _us_or_1",
+    after="_us_or_1 = a\nif _us_int_eq_1(_us_bool(_us_or_1), 0):\n    _us_or_1 = b\nr = _us_or_1",
     reference="expressions.html#boolean-operations",
     applies=lambda node: isinstance(node.op, ast.Or),
     custom_order=True,
 )
 def lower_or(node: ast.BoolOp, cx: Lowerer) -> ast.expr:
-    """``a or b or c``: as ``and``, with ``more = logical_not(t)``."""
+    """``a or b or c``: as ``and``, with ``more = not t`` (``negation``)."""
     value, _ = _chain(node, cx, value=True, truth=False)
     assert value is not None
     return value
@@ -84,7 +92,7 @@ def _chain(
     truth (if ``truth``) of ``node``.
 
     Each operand is tested once, into a flag ``more`` (``bool(t)`` for ``and``,
-    ``logical_not(t)`` for ``or``). Asked for its truth (as a condition, or
+    ``not t`` for ``or``). Asked for its truth (as a condition, or
     threaded on 3.11), the truth is read from the flag: an ``and`` leaves its
     last operand in it untested, an ``or`` tests it too. Without a value, the
     operands are lowered as conditions.
@@ -95,7 +103,7 @@ def _chain(
     last = len(node.values) - 1
 
     def go_on(test: ast.expr) -> ast.expr:
-        return b.call(cx.builtin("bool") if is_and else cx.rt("logical_not"), test)
+        return b.call(cx.builtin("bool"), test) if is_and else negation(test, cx)
 
     def operand(item: ast.expr, threads: bool) -> ast.expr:
         """Lower ``item`` (into ``result``); the expression that tests its truth."""
@@ -118,7 +126,7 @@ def _chain(
             cx.emit(*stmts)
         else:
             cx.emit(b.if_(guard, stmts))
-    flag = b.load(more) if is_and else b.call(cx.rt("logical_not"), b.load(more))
+    flag = b.load(more) if is_and else negation(b.load(more), cx)
     return b.load(result) if value else None, flag if truth else None
 
 
