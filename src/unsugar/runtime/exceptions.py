@@ -21,17 +21,14 @@ loop_end_id = id(loop_end)
 loop_more = int.__ne__
 
 
-#: ``exception_is_subtype(base, klass)``: ``PyType_IsSubtype(klass, base)`` (no hooks)
-exception_is_subtype = type.__subclasscheck__
 #: The built-in exception classes an ``except`` clause named, by id: checked
 #: once (such a class cannot change; kept alive here, its id is never another's).
 exception_checked = dict()
-exception_check_done = dict.__setitem__
 
 
 def exception_subtype(klass, base):
     """``PyType_IsSubtype``: ``base`` is in the MRO of ``klass`` (no hooks)."""
-    return exception_is_subtype(base, klass)
+    return operator_is_subtype(base, klass)  # noqa: F821  (runtime/operators.py)
 
 
 def exception_class_check(value):
@@ -52,7 +49,7 @@ def exception_matches(kinds):
     """
     handled = type(handled_exception())
     if operator_dict_get(exception_checked, id(kinds), 0):  # noqa: F821  (runtime/operators.py)
-        return exception_is_subtype(kinds, handled)
+        return operator_is_subtype(kinds, handled)  # noqa: F821  (runtime/operators.py)
     return exception_matches_checked(kinds, handled)
 
 
@@ -70,7 +67,7 @@ def exception_matches_checked(kinds, handled):
     if not exception_class_check(kinds):
         raise TypeError(message)
     if int.__and__(operator_flags_of(kinds), 256):  # noqa: F821  (immutable: built in)
-        exception_check_done(exception_checked, id(kinds), kinds)  # (kept alive: its id stays its)
+        operator_plan_set(exception_checked, id(kinds), kinds)  # noqa: F821  (kept alive: its id stays its)
     return exception_subtype(handled, kinds)
 
 

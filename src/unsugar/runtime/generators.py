@@ -81,7 +81,6 @@ def yield_from_iter(iterable):
     return iter(iterable)
 
 
-yield_from_is_subtype = type.__subclasscheck__
 yield_from_is_stop = StopIteration.__subclasscheck__
 yield_from_stop_value = yield_from_stop_value_slot.__get__
 yield_from_set_result = yield_from_return_slot.__set__
@@ -89,7 +88,7 @@ yield_from_set_result = yield_from_return_slot.__set__
 
 def yield_from_subtype(klass, base):
     """``PyType_IsSubtype``: ``base`` is in the MRO of ``klass`` (no hooks)."""
-    return yield_from_is_subtype(base, klass)
+    return operator_is_subtype(base, klass)  # noqa: F821  (runtime/operators.py)
 
 
 def yield_from_done(value):

@@ -95,10 +95,3 @@ def unbind_free(value, name):
     """``nonlocal name; del name``: ``name = unbind_free(name, "name")``."""
     free_value(value, name)
     return unbound_marker
-
-
-def logical_not(value):
-    """``not value``: one truth test, a real ``bool``."""
-    if value:
-        return bool(0)
-    return bool(1)
