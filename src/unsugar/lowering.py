@@ -197,6 +197,15 @@ class Lowerer:
     def none(self) -> ast.Name:
         return self.rt("none")
 
+    def identity(self, left: ast.expr, right: ast.expr, same: bool = True) -> ast.expr:
+        """``left is right`` (``is not`` unless ``same``) of operands that stay alive
+        while both are read: ``int.__eq__(id(left), id(right))`` in place, or
+        ``operator.is_`` (``is_not``) with native semantics."""
+        if self.unit.semantics == "native":
+            return b.call(self.rt("compare_is" if same else "compare_is_not"), left, right)
+        test = self.method("int", "__eq__" if same else "__ne__")
+        return b.call(test, b.call(self.builtin("id"), left), b.call(self.builtin("id"), right))
+
     def method(self, type_name: str, method: str) -> ast.Name:
         """The method ``method`` of builtin type ``type_name`` (``list.append``),
         looked up once at the top of the module."""

@@ -68,10 +68,8 @@ def _compare(op: ast.cmpop, left: ast.expr, right: ast.expr, cx: Lowerer) -> ast
                  ast.Gt: int.__gt__, ast.GtE: int.__ge__}.get(type(op))
         if value is not None:
             return cx.rt("true" if value(left.value, right.value) else "false")
-    native = cx.unit.semantics == "native"  # the helper is then ``operator.is_``
-    if isinstance(op, ast.Is | ast.IsNot) and not native and stays_alive(left) and stays_alive(right):
-        test = cx.method("int", "__eq__" if isinstance(op, ast.Is) else "__ne__")
-        return b.call(test, b.call(cx.builtin("id"), left), b.call(cx.builtin("id"), right))
+    if isinstance(op, ast.Is | ast.IsNot) and stays_alive(left) and stays_alive(right):
+        return cx.identity(left, right, same=isinstance(op, ast.Is))
     return b.call(cx.rt(COMPARE[type(op)][2]), left, right)
 
 

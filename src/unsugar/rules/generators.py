@@ -80,13 +80,6 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     sent, thrown = cx.temp("sent"), cx.temp("thrown")
     none = cx.none
 
-    def identity(value: ast.expr, other: ast.expr, method: str) -> ast.expr:
-        """``value is other`` (``__eq__``) or ``is not`` (``__ne__``): both stay bound."""
-        if cx.unit.semantics == "native":  # operator.is_, operator.is_not
-            return b.call(cx.rt("compare_is" if method == "__eq__" else "compare_is_not"), value, other)
-        return b.call(cx.method("int", method), b.call(cx.builtin("id"), value),
-                      b.call(cx.builtin("id"), other))
-
     def resumption(value: ast.expr, exception: ast.expr) -> ast.expr:
         return b.call(cx.rt("yield_from_resumption"), b.load(iterator), value, exception)
 
@@ -99,7 +92,7 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     def resumed_with(value: str, resumption: ast.expr) -> ast.stmt:
         """``value`` (sent or thrown in), if not None, makes the resumption and is
         cleared: a ``while`` that runs at most once, with no flag."""
-        return b.while_(identity(b.load(value), none(), "__ne__"),
+        return b.while_(cx.identity(b.load(value), none(), same=False),
                         [b.assign(step, resumption), b.assign(value, none())])
 
     cx.emit(b.copy_location(b.assign(iterator, subiterator), node))
@@ -108,8 +101,8 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     hand_over = [b.expr(b.call(cx.method("list", "append"), b.load(box), b.load(step))),
                  *cx.released([step])]
     yielded = b.call(cx.method("list", "pop"), b.load(box))
-    pending = identity(b.call(cx.builtin("type"), b.load(step)), cx.rt("yield_from_return_type"),
-                       "__ne__")
+    pending = cx.identity(b.call(cx.builtin("type"), b.load(step)), cx.rt("yield_from_return_type"),
+                          same=False)
     cx.emit(*b.located([
         b.assign(resume_next, b.call(cx.rt("yield_from_method_type"), cx.builtin("next"), b.load(iterator))),
         b.assign(box, b.call(cx.builtin("list"))),
