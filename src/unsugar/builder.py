@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 
+from unsugar.trees import children, walk
+
 
 def load(name: str) -> ast.Name:
     return ast.Name(id=name, ctx=ast.Load())
@@ -141,7 +143,7 @@ def nothing() -> ast.Expr:
 def unlined(stmt: ast.stmt) -> ast.stmt:
     """``stmt`` at line -1: no line of the source, so a tracer sees no line event
     for it (for statements that only release values)."""
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if "lineno" in node._attributes:
             node.lineno = node.end_lineno = -1
             node.col_offset = node.end_col_offset = 0
@@ -149,15 +151,24 @@ def unlined(stmt: ast.stmt) -> ast.stmt:
 
 
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
-    """Give ``new`` (and its descendants without one) the position of ``old``."""
-    if not hasattr(old, "lineno"):
+    """Give ``new`` and its new descendants the position of ``old``.
+
+    A descendant that has a position already (a lowered operand) keeps it and
+    is not looked into: what is in it was placed when it was built.
+    """
+    line = getattr(old, "lineno", None)
+    if line is None:
         return new
-    for node in ast.walk(new):
-        if "lineno" in node._attributes and not hasattr(node, "lineno"):
-            node.lineno = old.lineno
-            node.col_offset = old.col_offset
-            node.end_lineno = getattr(old, "end_lineno", old.lineno)
-            node.end_col_offset = getattr(old, "end_col_offset", old.col_offset)
+    position = (line, old.col_offset, getattr(old, "end_lineno", line),
+                getattr(old, "end_col_offset", old.col_offset))
+    todo = [new]
+    while todo:
+        node = todo.pop()
+        if "lineno" in node._attributes:
+            if getattr(node, "lineno", None) is not None:
+                continue
+            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = position
+        todo += children(node)
     return new
 
 

@@ -53,6 +53,7 @@ from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import control_rule
+from unsugar.trees import children
 from unsugar.unit import Unit
 
 IF = control_rule(
@@ -513,7 +514,7 @@ class Flow:
                 return True
             if not isinstance(node, ast.While | ast.For | ast.AsyncFor | ForLoop | ast.FunctionDef
                               | ast.AsyncFunctionDef | ast.ClassDef | ast.expr):
-                todo.extend(ast.iter_child_nodes(node))
+                todo.extend(children(node))
         return False
 
     # -------------------------------------------------------------- loops
@@ -868,7 +869,7 @@ def _yields(stmts: list[ast.stmt]) -> bool:
         if isinstance(node, ast.Yield | ast.YieldFrom | ast.Await):
             return True
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            todo.extend(ast.iter_child_nodes(node))
+            todo.extend(children(node))
     return False
 
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import importlib
-from dataclasses import dataclass, field
 from functools import cache
 
 from unsugar import builder as b
 from unsugar.names import NameAllocator
 from unsugar.runtime import MODULES
+from unsugar.trees import fix_locations, walk
 from unsugar.unit import Unit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -40,7 +41,7 @@ class RuntimeNames(NameAllocator):
         return f"{self.prefix}rt{self._counters['rt']}_{hint}"
 
 
-@dataclass
+@dataclasses.dataclass
 class Piece:
     """One top-level statement of the compiled runtime."""
 
@@ -50,11 +51,13 @@ class Piece:
     uses: set[str]
 
 
-@dataclass
+@dataclasses.dataclass
 class CompiledRuntime:
-    pieces: list[Piece] = field(default_factory=list)
+    pieces: list[Piece] = dataclasses.field(default_factory=list)
     unit: Unit | None = None
-    by_name: dict[str, Piece] = field(default_factory=dict)
+    by_name: dict[str, Piece] = dataclasses.field(default_factory=dict)
+    #: the prefixed names each of the runtime's own constants refers to
+    constant_uses: dict[str, set[str]] = dataclasses.field(default_factory=dict)
 
 
 def runtime_tree(name: str) -> ast.Module:
@@ -102,16 +105,20 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
         body = lower_module(Lowerer(unit).module(tree.body), unit)
         for stmt in body:
             _rename(stmt, top, unit)
+            fix_locations(stmt)
             piece = Piece(name, stmt, _defined(stmt), _prefixed_uses(stmt, prefix))
             runtime.pieces.append(piece)
             for defined in piece.defines:
                 runtime.by_name[defined] = piece
+    runtime.constant_uses = {
+        entry.name: _prefixed_uses(entry.value, prefix) for entry in unit.constants.values()
+    }
     return runtime
 
 
 def _strip_docstrings(tree: ast.Module) -> None:
     """Docstrings of the runtime are for its readers, not for outputs."""
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
@@ -132,7 +139,7 @@ def _rename(stmt: ast.stmt, top: set[str], unit: Unit) -> None:
     fixed = unit.names.fixed
     if isinstance(stmt, ast.FunctionDef):
         stmt.name = fixed(stmt.name)
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, ast.Name):
             if node.id in top:
                 node.id = fixed(node.id)
@@ -143,7 +150,7 @@ def _rename(stmt: ast.stmt, top: set[str], unit: Unit) -> None:
 
 def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
     return {
-        sub.id for sub in ast.walk(node)
+        sub.id for sub in walk(node)
         if isinstance(sub, ast.Name) and sub.id.startswith(prefix)
     }
 
@@ -164,48 +171,48 @@ def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list
     if runtime_mode == "import":
         imported = _importable(runtime, constants, direct)
         header = _imports(unit, sorted(imported), LINKED[unit.semantics])
-        runtime = CompiledRuntime(runtime.pieces, runtime.unit, {
+        runtime = dataclasses.replace(runtime, by_name={
             name: piece for name, piece in runtime.by_name.items() if name not in imported
         })
         direct -= imported
-    needed, used_constants = _closure(runtime, constants, direct)
+    needed, used_constants, reached = _closure(runtime, constants, direct)
     pieces = [p for p in runtime.pieces if id(p) in needed]
     boot = [p.stmt for p in pieces if p.module == "bootstrap"]
     rest = [p.stmt for p in pieces if p.module != "bootstrap"]
     consts = [b.assign(name, value) for name, value in constants.items() if name in used_constants]
     builtins_used = set(unit.builtins)
-    for name in _prefixed_uses(_module(boot + consts + header + rest), prefix):
-        if name.removeprefix(prefix) in BUILTIN_NAMES:
-            builtins_used.add(name.removeprefix(prefix))
+    builtins_used.update(
+        short for short in (name.removeprefix(prefix) for name in reached) if short in BUILTIN_NAMES
+    )
     captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
     return captures + boot + header + consts + rest + body
 
 
-def _module(body: list[ast.stmt]) -> ast.Module:
-    return ast.Module(body=body, type_ignores=[])
-
-
 def _closure(
     runtime: CompiledRuntime, constants: dict[str, ast.expr], wanted: set[str]
-) -> tuple[set[int], set[str]]:
-    """The runtime pieces and constants that ``wanted`` needs, transitively."""
+) -> tuple[set[int], set[str], set[str]]:
+    """The runtime pieces and constants that ``wanted`` needs, transitively,
+    and every prefixed name they refer to."""
     needed: set[int] = set()
     used_constants: set[str] = set()
+    reached: set[str] = set()
     prefix = runtime.unit.names.prefix if runtime.unit else ""
     todo = list(wanted)
     while todo:
         name = todo.pop()
+        reached.add(name)
         if name in constants:
             if name not in used_constants:
                 used_constants.add(name)
-                todo.extend(_prefixed_uses(constants[name], prefix))
+                uses = runtime.constant_uses.get(name)
+                todo.extend(_prefixed_uses(constants[name], prefix) if uses is None else uses)
             continue
         piece = runtime.by_name.get(name)
         if piece is None or id(piece) in needed:
             continue
         needed.add(id(piece))
         todo.extend(piece.uses)
-    return needed, used_constants
+    return needed, used_constants, reached
 
 
 def _importable(

@@ -33,6 +33,7 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
+from unsugar.trees import children
 from unsugar.unit import Unit
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def stable_parameters(
             rebound.add(sub.rest)
         elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             rebound.add(sub.name)
-        todo.extend(ast.iter_child_nodes(sub))
+        todo.extend(children(sub))
     return frozenset(mangle(name, class_name) for name in parameters - rebound)
 
 
@@ -133,7 +134,7 @@ def declared(
         ) or isinstance(node, OPAQUE_EXPRESSIONS):
             continue
         else:
-            todo.extend(ast.iter_child_nodes(node))
+            todo.extend(children(node))
     return found
 
 

@@ -23,11 +23,13 @@ import ast
 import itertools
 from collections import defaultdict
 
+from unsugar.trees import walk
+
 
 def input_names(tree: ast.AST) -> set[str]:
     """Every identifier the input spells: names, attributes, arguments, aliases."""
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Name):
             names.add(node.id)
         elif isinstance(node, ast.Attribute):

@@ -18,6 +18,7 @@ from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
 from unsugar.namespaces import module_def
 from unsugar.registry import load_all
+from unsugar.trees import fix_locations
 from unsugar.unit import Unit
 
 
@@ -57,11 +58,14 @@ def desugar_tree(
     unit.module_def = not unit.keep and not is_core(tree)
     body = Lowerer(unit).module(tree.body)
     body = control.lower_module(body, unit)
+    for stmt in body:
+        fix_locations(stmt)
     body = linker.link(unit, body, runtime)
     if unit.module_def:
         body = module_def(unit, body)
     module = ast.Module(body=body, type_ignores=[])
-    return ast.fix_missing_locations(module)
+    # the module's own statements and the runtime's are placed all through
+    return fix_locations(module, trust_located=True)
 
 
 def desugar(

@@ -46,6 +46,7 @@ import unsugar
 from unsugar.linker import compiled_runtime
 from unsugar.names import choose_prefix, input_names
 from unsugar.pipeline import check_keep, check_semantics, desugar_tree
+from unsugar.trees import walk
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,7 @@ def _place_runtime(module: ast.Module, prefix: str, semantics: str) -> dict[str,
             nodes = [stmt]
         else:
             stmt = copy.deepcopy(stmt)
-            nodes = list(ast.walk(stmt))
+            nodes = list(walk(stmt))
         for node in nodes:
             if "lineno" in node._attributes:
                 node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = 1, 0, 1, 0
@@ -199,7 +200,7 @@ def _place_runtime(module: ast.Module, prefix: str, semantics: str) -> dict[str,
 
 def _repair_positions(module: ast.Module) -> None:
     """compile() rejects a node that ends before it starts: such a node ends where it starts."""
-    for node in ast.walk(module):
+    for node in walk(module):
         if "end_lineno" in node._attributes and node.end_lineno is not None and (
             (node.end_lineno, node.end_col_offset or 0) < (node.lineno, node.col_offset)
         ):

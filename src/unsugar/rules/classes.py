@@ -38,6 +38,7 @@ from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
+from unsugar.trees import children, walk
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
 #: from an enclosing function (``LOAD_CLASSDEREF``).
@@ -186,7 +187,7 @@ def _scope_walk(nodes: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
             nested.append(node)
             parts = [node.generators[0].iter]
         else:
-            parts = list(ast.iter_child_nodes(node))
+            parts = list(children(node))
         todo.extend(reversed(parts))
     return own, nested
 
@@ -236,7 +237,7 @@ def _names(node: ast.AST, class_name: str | None) -> _Names:
         if isinstance(scope, (*_FUNCTIONS, ast.ClassDef)):
             found.bound.add(scope.name)
         elif isinstance(scope, _COMPREHENSIONS):  # (x := v) binds in this scope
-            found.bound.update(n.target.id for n in ast.walk(scope) if isinstance(n, ast.NamedExpr))
+            found.bound.update(n.target.id for n in walk(scope) if isinstance(n, ast.NamedExpr))
     for names in (found.bound, found.globals, found.nonlocals, found.loads):
         mangled = {mangle(name, class_name) for name in names}
         names.clear()
@@ -353,5 +354,5 @@ def static_attributes(node: ast.ClassDef) -> list[str]:
                 and isinstance(item.value, ast.Name) and item.value.id == "self" \
                 and id(item) not in skipped:
             found.add(item.attr)
-        todo.extend(ast.iter_child_nodes(item))
+        todo.extend(children(item))
     return sorted(found)

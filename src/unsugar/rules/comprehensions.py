@@ -48,6 +48,7 @@ from unsugar.forms import ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 from unsugar.rules.coroutines import AITER_MADE, COROUTINE_MARK
+from unsugar.trees import children
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
 
@@ -89,7 +90,7 @@ def _synchronous(node: Comprehension) -> bool:
         if isinstance(item, ast.GeneratorExp):
             todo.append(item.generators[0].iter)  # evaluated here
         elif not isinstance(item, ast.Lambda):
-            todo.extend(ast.iter_child_nodes(item))
+            todo.extend(children(item))
     return True
 
 
@@ -104,7 +105,7 @@ def _walrus_targets(node: Comprehension) -> list[str]:
         if isinstance(item, ast.Lambda):  # its body is a scope of its own
             todo.extend([*item.args.defaults, *(d for d in item.args.kw_defaults if d)])
             continue
-        todo.extend(ast.iter_child_nodes(item))
+        todo.extend(children(item))
     return found
 
 
@@ -117,7 +118,7 @@ def _uses_super(node: Comprehension) -> bool:
             return True
         if isinstance(item, ast.Lambda | ast.GeneratorExp):
             continue
-        todo.extend(ast.iter_child_nodes(item))
+        todo.extend(children(item))
     return False
 
 

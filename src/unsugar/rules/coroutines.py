@@ -16,6 +16,7 @@ from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.generators import delegate
+from unsugar.trees import children
 
 #: Set on the def an ``async def`` became: its ``await``s are rewritten.
 COROUTINE_MARK = "unsugar_coroutine"
@@ -37,7 +38,7 @@ def own_nodes(node: ast.AsyncFunctionDef) -> list[ast.AST]:
         item = todo.pop()
         out.append(item)
         if not isinstance(item, _SCOPES):
-            todo.extend(ast.iter_child_nodes(item))
+            todo.extend(children(item))
     return out
 
 
