@@ -1,9 +1,12 @@
 """Literals: str-literal, bytes-literal, float-literal, complex-literal, true-false, none, ellipsis."""
 
+import re
+
 import pytest
 from difftest import assert_same
 
 ALL_BYTES = repr(bytes(range(256)))
+LONG_TEXT = "héllo wörld ☃ 𝄞 \\ud800 \\x00 "
 
 STR = {
     "ascii_and_empty": """
@@ -46,6 +49,14 @@ STR = {
     "keyword_argument_values": """
         print("a", "b", sep="-", end="!\\n")
     """,
+    # longer than LONG_LITERAL: built from chunks of UTF-8 (text_of)
+    "long_literal_in_chunks": """
+        s = "{}"
+        t = "{}"
+        u = "{}"
+        print(len(s), len(t), len(u), ascii(s[:40]), ascii(s[-40:]), s.count("\\ud800"))
+        print(s == "".join(["héllo wörld ☃ 𝄞 \\ud800 \\x00 "] * 100))
+    """.format(LONG_TEXT * 100, "x" * 512, "é" * 256),
 }
 
 BYTES = {
@@ -57,6 +68,11 @@ BYTES = {
         e = b""
         h = b"hi"
         print(e, h, type(h))
+    """,
+    "long_bytes_in_chunks": f"""
+        b = {bytes(range(256)) * 5!r}
+        z = {bytes(700)!r}
+        print(len(b), b[:3], b[-3:], b == bytes(range(256)) * 5, len(z), z == bytes(700))
     """,
     "bytes_and_str_differ": """
         s = "ab"
@@ -162,3 +178,12 @@ FAMILIES = {
 )
 def test_literals(rule, name):
     assert_same(FAMILIES[rule][name])
+
+
+def test_a_long_literal_is_built_from_chunks_not_one_argument_per_item():
+    from unsugar import desugar
+
+    out = desugar(f"s = {'ab' * 600!r}\nb = {b'ab' * 600!r}\nt = 'short'\n")
+    assert re.search(r"_us_str_1 = _us_text_of\((0x[0-9a-f]+|\d+), 512, (0x[0-9a-f]+|\d+), 512, ", out)
+    assert re.search(r"_us_bytes_1 = _us_octets_of\((0x[0-9a-f]+|\d+), 512, ", out)
+    assert "_us_text(115, 104, 111, 114, 116)" in out

@@ -28,6 +28,25 @@ def int_(value: int) -> ast.Constant:
     return ast.Constant(value=value)
 
 
+#: a literal longer than this is built from chunks (``octets_of``), not one argument per item
+LONG_LITERAL = 64
+#: the bytes in each chunk of a long literal
+LITERAL_CHUNK = 512
+
+
+def chunks(data: bytes) -> list[ast.expr]:
+    """``data`` as the arguments of the runtime's ``octets_of``: each chunk of
+    ``LITERAL_CHUNK`` bytes as a big-endian integer, followed by its size::
+
+        b"hi"  ->  0x6869, 2
+    """
+    out: list[ast.expr] = []
+    for start in range(0, len(data), LITERAL_CHUNK):
+        chunk = data[start:start + LITERAL_CHUNK]
+        out += [int_(int.from_bytes(chunk, "big")), int_(len(chunk))]
+    return out
+
+
 def call(func: ast.expr | str, *args: ast.expr, **kwargs: ast.expr) -> ast.Call:
     """``func(*args, **kwargs)``; ``func`` may be a name."""
     if isinstance(func, str):

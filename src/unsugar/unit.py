@@ -11,6 +11,7 @@ import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from unsugar import builder as b
 from unsugar.names import NameAllocator, input_names
 
 
@@ -67,13 +68,21 @@ class Unit:
         return ast.Name(id=entry.name, ctx=ast.Load())
 
     def string(self, value: str) -> ast.Name:
-        """A reference to the interned ``str`` constant ``value``."""
-        return self.intern(
-            (str, value),
-            lambda: self.names.for_string(value),
-            lambda: ast.Call(
-                func=self.helper("text"),
-                args=[ast.Constant(ord(c)) for c in value],
-                keywords=[],
-            ),
-        )
+        """A reference to the interned ``str`` constant ``value``: built from
+        its code points, or from chunks of its UTF-8 when it is long."""
+        return self.intern((str, value), lambda: self.names.for_string(value),
+                           lambda: self._built("text", value))
+
+    def octets(self, value: bytes) -> ast.Name:
+        """A reference to the interned ``bytes`` constant ``value``."""
+        return self.intern((bytes, value), lambda: self.names.temp("bytes"),
+                           lambda: self._built("octets", value))
+
+    def _built(self, helper: str, value: str | bytes) -> ast.Call:
+        """``text(104, 105)`` / ``octets(104, 105)``, or for a long literal
+        ``text_of(0x6869, 2)`` / ``octets_of(0x6869, 2)`` (:func:`builder.chunks`)."""
+        if len(value) <= b.LONG_LITERAL:
+            items = map(ord, value) if isinstance(value, str) else value
+            return b.call(self.helper(helper), *map(b.int_, items))
+        data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
+        return b.call(self.helper(f"{helper}_of"), *b.chunks(data))

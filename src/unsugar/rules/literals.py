@@ -1,7 +1,8 @@
 """Literals other than ``int``: each is a name bound once at the top of the output.
 
 Strings are built from code points (``_us_text(104, 105)``), bytes from byte
-values (``_us_octets(104, 105)``), floats and complex numbers from the
+values (``_us_octets(104, 105)``); a long one from chunks of its bytes
+(``_us_text_of(0x6869..., 512, ...)``, :meth:`unsugar.unit.Unit.octets`). Floats and complex numbers from the
 string of their shortest repr, which rounds back to the very same value
 (``float("0.1")``, ``float("inf")`` for ``1e999``). ``True``, ``False`` and
 ``None`` are the runtime's ``bool(1)``, ``bool(0)`` and ``nothing()``.
@@ -45,12 +46,7 @@ def lower_str(node: ast.Constant, cx: Lowerer) -> ast.expr:
     applies=_is(bytes),
 )
 def lower_bytes(node: ast.Constant, cx: Lowerer) -> ast.expr:
-    value: bytes = node.value
-    return cx.unit.intern(
-        (bytes, value),
-        lambda: cx.unit.names.temp("bytes"),
-        lambda: b.call(cx.rt("octets"), *[b.int_(octet) for octet in value]),
-    )
+    return cx.unit.octets(node.value)
 
 
 @expr_rule(

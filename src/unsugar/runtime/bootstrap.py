@@ -19,6 +19,28 @@ def octets(*codes):
     return bytes(codes)
 
 
+join_octets = getattr(bytes(), next(iter(dict(join=0))))  # noqa: UP018  (core: no bytes literal)
+int_to_bytes = getattr(int, next(iter(dict(to_bytes=0))))
+
+
+def octets_of(*chunks):
+    """``octets_of(0x6869, 2)`` is ``b"hi"``: a long literal as big-endian
+    integers, each followed by its size in bytes (``map`` takes them in pairs)."""
+    pairs = iter(chunks)
+    return join_octets(map(int_to_bytes, pairs, pairs))
+
+
+decode_octets = getattr(bytes, next(iter(dict(decode=0))))
+utf8 = text(117, 116, 102, 56)
+surrogatepass = text(115, 117, 114, 114, 111, 103, 97, 116, 101, 112, 97, 115, 115)
+
+
+def text_of(*chunks):
+    """``text_of(0x6869, 2)`` is ``"hi"``: the UTF-8 of a long literal (lone
+    surrogates passed through) in chunks, as ``octets_of`` takes them."""
+    return decode_octets(octets_of(*chunks), utf8, surrogatepass)
+
+
 def nothing():
     return
 
