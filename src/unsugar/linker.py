@@ -19,9 +19,11 @@ import ast
 import builtins
 import dataclasses
 import importlib
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 
 from unsugar import builder as b
+from unsugar import printer
 from unsugar.names import NameAllocator
 from unsugar.runtime import MODULES
 from unsugar.trees import fix_locations, walk
@@ -58,6 +60,8 @@ class CompiledRuntime:
     by_name: dict[str, Piece] = dataclasses.field(default_factory=dict)
     #: the prefixed names each of the runtime's own constants refers to
     constant_uses: dict[str, set[str]] = dataclasses.field(default_factory=dict)
+    #: for the printer: ``id(piece.stmt) -> text at an indent``, each made once
+    known: dict[int, Callable[[int], str]] = dataclasses.field(default_factory=dict)
 
 
 def runtime_tree(name: str) -> ast.Module:
@@ -110,6 +114,9 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
             runtime.pieces.append(piece)
             for defined in piece.defines:
                 runtime.by_name[defined] = piece
+    runtime.known = {
+        id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
+    }
     runtime.constant_uses = {
         entry.name: _prefixed_uses(entry.value, prefix) for entry in unit.constants.values()
     }

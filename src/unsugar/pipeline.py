@@ -6,6 +6,8 @@
    ``break``/``continue``, ``finally``.
 3. :mod:`unsugar.linker`: the helpers, builtins and constants the module
    uses, written at its top.
+4. :mod:`unsugar.printer`: the source text (or, for ``desugar_tree``, the
+   positions ``compile`` needs).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from unsugar import control, linker
+from unsugar import control, linker, printer
 from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
 from unsugar.namespaces import module_def
@@ -42,6 +44,59 @@ def check_semantics(semantics: str) -> str:
     return semantics
 
 
+class Compilation:
+    """One module through the phases, in order (``desugar`` runs them all)::
+
+        c = Compilation(tree)          # the names the input spells, the options
+        c.lower(); c.control(); c.link()
+        c.text()                       # or c.module(): the tree, every node placed
+    """
+
+    def __init__(
+        self, tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline",
+        semantics: str = "python",
+    ) -> None:
+        self.unit = Unit.for_tree(tree, check_keep(keep), semantics=check_semantics(semantics))
+        self.runtime = runtime
+        self.tree = tree
+        self.body = tree.body
+        # a module already core needs no names of its own (its output is itself);
+        # kept sugar may bind names that must stay globals
+        self.unit.module_def = not self.unit.keep and not is_core(tree)
+
+    def lower(self) -> None:
+        """Every statement and expression rule (:mod:`unsugar.lowering`)."""
+        self.body = Lowerer(self.unit).module(self.body)
+
+    def control(self) -> None:
+        """``if``, loops with ``break``/``continue``, ``finally`` (:mod:`unsugar.control`)."""
+        self.body = control.lower_module(self.body, self.unit)
+
+    def link(self) -> None:
+        """The helpers, builtins and constants used, at the top (:mod:`unsugar.linker`)."""
+        self._own = list(self.body)
+        self.body = linker.link(self.unit, self.body, self.runtime)
+        if self.unit.module_def:
+            self.body = module_def(self.unit, self.body)
+
+    def module(self) -> ast.Module:
+        """The output tree, every node with a position (for ``compile``)."""
+        for stmt in self._own:
+            fix_locations(stmt)
+        module = ast.Module(body=self.body, type_ignores=[])
+        # the module's own statements and the runtime's are placed all through
+        return fix_locations(module, trust_located=True)
+
+    def text(self) -> str:
+        """The output source (:mod:`unsugar.printer`; the runtime's text is made once)."""
+        known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
+        try:
+            text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
+        except printer.NotCore:  # sugar kept
+            text = ast.unparse(self.module())
+        return text + "\n" if text else ""
+
+
 def desugar_tree(
     tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline",
     semantics: str = "python",
@@ -52,20 +107,11 @@ def desugar_tree(
     (``_operator.add`` for ``+``) where the default calls the runtime's exact
     Python helpers.
     """
-    unit = Unit.for_tree(tree, check_keep(keep), semantics=check_semantics(semantics))
-    # a module already core needs no names of its own (its output is itself);
-    # kept sugar may bind names that must stay globals
-    unit.module_def = not unit.keep and not is_core(tree)
-    body = Lowerer(unit).module(tree.body)
-    body = control.lower_module(body, unit)
-    for stmt in body:
-        fix_locations(stmt)
-    body = linker.link(unit, body, runtime)
-    if unit.module_def:
-        body = module_def(unit, body)
-    module = ast.Module(body=body, type_ignores=[])
-    # the module's own statements and the runtime's are placed all through
-    return fix_locations(module, trust_located=True)
+    compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics)
+    compilation.lower()
+    compilation.control()
+    compilation.link()
+    return compilation.module()
 
 
 def desugar(
@@ -73,6 +119,10 @@ def desugar(
     semantics: str = "python",
 ) -> str:
     """Rewrite Python ``source`` into core-only Python source."""
-    tree = ast.parse(source, filename)
-    text = ast.unparse(desugar_tree(tree, keep=keep, runtime=runtime, semantics=semantics))
-    return text + "\n" if text else ""
+    compilation = Compilation(
+        ast.parse(source, filename), keep=keep, runtime=runtime, semantics=semantics
+    )
+    compilation.lower()
+    compilation.control()
+    compilation.link()
+    return compilation.text()

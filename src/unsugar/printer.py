@@ -1,0 +1,151 @@
+"""Writes core syntax as source text, the text ``ast.unparse`` would write.
+
+The output of unsugar uses ten kinds of statement and expression, so its
+printer needs no precedence table: only a ``yield`` inside another
+expression takes parentheses. A module with anything else in it (sugar kept
+with ``--keep``) raises :class:`NotCore`, and is left to ``ast.unparse``. Integers from 2**64 up are
+written in hexadecimal (the chunks of long literals), which reads back the
+same and needs no decimal conversion.
+
+Statements whose text is known already (the runtime's helpers, written once
+per process) are taken from ``known``: ``id(stmt) -> render(indent)``, the
+text of the statement at that indent, starting with its newline.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping
+
+#: integers at least this large are written in hexadecimal
+HEX_FROM = 2**64
+
+
+class NotCore(Exception):
+    """The tree holds a node the printer does not write (kept sugar)."""
+
+
+def unparse(module: ast.Module, known: Mapping[int, Callable[[int], str]] | None = None) -> str:
+    """The source text of core ``module`` (``ast.unparse``'s, but for big
+    integers); :class:`NotCore` if it is not core."""
+    text = statements(module.body, 0, known)
+    return text[1:] if text.startswith("\n") else text
+
+
+def statements(
+    stmts: list[ast.stmt], indent: int, known: Mapping[int, Callable[[int], str]] | None = None
+) -> str:
+    """The text of core ``stmts`` at ``indent``, each line starting with its
+    newline; :class:`NotCore` if they are not core."""
+    out: list[str] = []
+    _Printer(out, known or {}).body(stmts, indent)
+    return "".join(out)
+
+
+class _Printer:
+    def __init__(self, out: list[str], known: Mapping[int, Callable[[int], str]]) -> None:
+        self.out = out
+        self.known = known
+        self.write = out.append
+
+    def body(self, stmts: list[ast.stmt], indent: int) -> None:
+        """Each statement on its own line; every one starts with a newline
+        (the module's first is stripped), a ``def`` with a blank line."""
+        pad = "\n" + "    " * indent
+        write, expr, known = self.write, self.expr, self.known
+        for stmt in stmts:
+            kind = type(stmt)
+            if kind is ast.FunctionDef and self.out:
+                write("\n")
+            render = known.get(id(stmt))
+            if render is not None:
+                write(render(indent))
+            elif kind is ast.Assign:
+                targets = stmt.targets
+                if len(targets) != 1 or type(targets[0]) is not ast.Name:
+                    raise NotCore
+                write(f"{pad}{targets[0].id} = {expr(stmt.value)}")
+            elif kind is ast.Expr:
+                value = stmt.value
+                write(pad + (self.yield_(value) if type(value) is ast.Yield else expr(value)))
+            elif kind is ast.FunctionDef:
+                if stmt.decorator_list or stmt.returns is not None or getattr(stmt, "type_params", None):
+                    raise NotCore
+                write(f"{pad}def {stmt.name}({self.parameters(stmt.args)}):")
+                self.body(stmt.body, indent + 1)
+            elif kind is ast.Return:
+                write(pad + ("return" if stmt.value is None else f"return {expr(stmt.value)}"))
+            elif kind is ast.While:
+                if stmt.orelse:
+                    raise NotCore
+                write(f"{pad}while {expr(stmt.test)}:")
+                self.body(stmt.body, indent + 1)
+            elif kind is ast.Try:
+                if stmt.orelse or stmt.finalbody:
+                    raise NotCore
+                write(pad + "try:")
+                self.body(stmt.body, indent + 1)
+                for handler in stmt.handlers:
+                    if handler.type is not None or handler.name is not None:
+                        raise NotCore
+                    write(pad + "except:")
+                    self.body(handler.body, indent + 1)
+            elif kind is ast.Raise:
+                if stmt.cause is not None:
+                    raise NotCore
+                write(pad + ("raise" if stmt.exc is None else f"raise {expr(stmt.exc)}"))
+            elif kind is ast.Nonlocal:
+                write(f"{pad}nonlocal {', '.join(stmt.names)}")
+            else:
+                raise NotCore
+
+    def parameters(self, args: ast.arguments) -> str:
+        if args.defaults or any(d is not None for d in args.kw_defaults):
+            raise NotCore
+        parts = []
+        for arg in args.posonlyargs:
+            parts.append(self.arg(arg))
+        if args.posonlyargs:
+            parts.append("/")
+        parts += [self.arg(arg) for arg in args.args]
+        if args.vararg is not None:
+            parts.append("*" + self.arg(args.vararg))
+        elif args.kwonlyargs:
+            parts.append("*")
+        parts += [self.arg(arg) for arg in args.kwonlyargs]
+        if args.kwarg is not None:
+            parts.append("**" + self.arg(args.kwarg))
+        return ", ".join(parts)
+
+    @staticmethod
+    def arg(arg: ast.arg) -> str:
+        if arg.annotation is not None:
+            raise NotCore
+        return arg.arg
+
+    def yield_(self, node: ast.Yield) -> str:
+        return "yield" if node.value is None else f"yield {self.expr(node.value)}"
+
+    def expr(self, node: ast.expr) -> str:
+        """An expression where a ``yield`` needs parentheses."""
+        kind = type(node)
+        if kind is ast.Name:
+            return node.id
+        if kind is ast.Call:
+            expr = self.expr
+            items = [
+                f"*{expr(arg.value)}" if type(arg) is ast.Starred else expr(arg) for arg in node.args
+            ]
+            items += [
+                f"**{expr(kw.value)}" if kw.arg is None else f"{kw.arg}={expr(kw.value)}"
+                for kw in node.keywords
+            ]
+            return f"{expr(node.func)}({', '.join(items)})"
+        if kind is ast.Constant:
+            value = node.value
+            if type(value) is not int:
+                raise NotCore
+            return hex(value) if value >= HEX_FROM else repr(value)
+        if kind is ast.Yield:
+            return f"({self.yield_(node)})"
+        raise NotCore
