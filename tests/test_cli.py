@@ -7,6 +7,7 @@ Run ``python tests/test_cli.py`` to refresh the generated parts of README.md
 from __future__ import annotations
 
 import ast
+import io
 import re
 import subprocess
 import sys
@@ -463,6 +464,79 @@ def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
 def test_explain_unknown_rule_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["explain", "nott"]) == 2
     assert "(did you mean not, " in capsys.readouterr().err
+
+
+# -------------------------------------------------------------- many files
+MODULES = {
+    "loops.py": "for i in range(3):\n    if i:\n        break\nelse:\n    pass\nprint(i)\n",
+    "classes.py": "class A:\n    x = [i * 2 for i in range(3)]\nprint(A.x)\n",
+    "strings.py": f"s = {'long text ' * 40!r}\nprint(len(s), f'{{s[:4]!r}}')\n",
+    "gens.py": "def g():\n    yield from range(2)\nprint(list(g()))\n",
+}
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_jobs_2_writes_the_same_bytes_as_jobs_1(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, text in MODULES.items():
+        (tree / "pkg" / name).write_text(text)
+    one, two = tree.parent / "one", tree.parent / "two"
+    assert cli.main([str(tree), "-o", str(one), "--jobs", "1"]) == 1
+    err_one = capsys.readouterr().err
+    assert cli.main([str(tree), "-o", str(two), "--jobs", "2"]) == 1
+    assert capsys.readouterr().err == err_one
+    assert "broken.py:2:5: invalid syntax" in err_one
+    assert _files(one) == _files(two) and len(_files(one)) == 3 + len(MODULES)
+    assert cli.main(["--diff", str(tree), "--jobs", "1"]) == 1
+    diff_one = capsys.readouterr().out
+    assert cli.main(["--diff", str(tree), "--jobs", "2"]) == 1
+    assert capsys.readouterr().out == diff_one and diff_one.count("+++ ") == 1 + len(MODULES)  # the core module is unchanged
+
+
+def test_jobs_in_place(tree: Path) -> None:
+    (tree / "pkg" / "broken.py").unlink()
+    for name, text in MODULES.items():
+        (tree / "pkg" / name).write_text(text)
+    assert cli.main(["--in-place", str(tree), "-j", "2"]) == 0
+    for name, text in MODULES.items():
+        assert (tree / "pkg" / name).read_text() == desugar(text)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_on_a_terminal_unless_quiet(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for quiet in ([], ["--quiet"]):
+        terminal = _Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        assert cli.main([str(tree), "-o", str(tree.parent / "out"), "-j", "1", *quiet]) == 1
+        shown = terminal.getvalue()
+        assert "invalid syntax" in shown
+        if quiet:
+            assert "\r" not in shown
+        else:
+            assert f"\r\x1b[K[4/4] {tree / 'pkg' / 'data.txt'}" in shown
+            assert shown.endswith("\r\x1b[K")  # the line is cleared at the end
+
+
+def test_no_progress_line_when_stderr_is_not_a_terminal(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main([str(tree), "-o", str(tree.parent / "out"), "-j", "1"]) == 1
+    assert "\r" not in capsys.readouterr().err
+
+
+def test_jobs_must_be_positive(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([str(tree), "-o", str(tree.parent / "out"), "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------- benchmark

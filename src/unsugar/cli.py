@@ -25,10 +25,12 @@ import shutil
 import sys
 import tempfile
 import tokenize
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from unsugar import __version__
+from unsugar import __version__, batch
 from unsugar.checker import check_source
 from unsugar.linker import SEMANTICS
 from unsugar.pipeline import UnknownRuleError, check_keep, desugar
@@ -133,12 +135,9 @@ def copy_atomic(source: Path, target: Path) -> None:
         raise Failure(f"{exc.filename or source}: {exc.strerror or exc}") from None
 
 
-def convert_file(path: str, target: Path | None, args: argparse.Namespace) -> None:
-    """Desugar ``path`` to ``target`` (``None``: standard output)."""
+def convert_file(path: str, target: Path, args: argparse.Namespace) -> None:
+    """Desugar ``path`` to the file ``target``."""
     out = convert(read_source(path), display_name(path), args)
-    if target is None:
-        sys.stdout.write(out)
-        return
     source = None if path == STDIN else Path(path)
     try:
         write_atomic(target, out.encode("utf-8"), source)
@@ -146,12 +145,12 @@ def convert_file(path: str, target: Path | None, args: argparse.Namespace) -> No
         raise Failure(f"{target}: {exc.strerror or exc}") from None
 
 
-def diff_file(path: str, args: argparse.Namespace) -> None:
-    """Print the unified diff from ``path`` to its desugared form."""
+def diff_text(path: str, args: argparse.Namespace) -> str:
+    """The unified diff from ``path`` to its desugared form."""
     name = display_name(path)
     text = read_source(path)
     out = convert(text, name, args)
-    sys.stdout.writelines(difflib.unified_diff(
+    return "".join(difflib.unified_diff(
         text.splitlines(keepends=True), out.splitlines(keepends=True),
         fromfile=name, tofile=name, fromfiledate="original", tofiledate="desugared",
     ))
@@ -169,16 +168,41 @@ def tree_jobs(source: Path, target: Path) -> Iterator[tuple[Path, Path]]:
             yield here / name, target / (here / name).relative_to(source)
 
 
-def run_jobs(jobs: Iterable[Callable[[], None]]) -> int:
-    """Run every job; report failures and go on. The exit code."""
-    status = 0
-    for job in jobs:
-        try:
-            job()
-        except Failure as failure:
-            print(failure, file=sys.stderr)
-            status = 1
-    return status
+@dataclass(frozen=True)
+class Job:
+    """One file of a run: ``convert`` it (to ``target``; None: standard output),
+    ``copy`` it (a file that is not Python, in a directory run), or ``diff`` it."""
+
+    action: str
+    source: str
+    target: Path | None = None
+
+
+def do_job(args: argparse.Namespace, job: Job) -> batch.Result:
+    """Do ``job``: what it prints on standard output, and its error (:mod:`unsugar.batch`)."""
+    try:
+        if job.action == "diff":
+            return diff_text(job.source, args), None
+        if job.action == "copy":
+            copy_atomic(Path(job.source), job.target)
+        elif job.target is None:
+            return convert(read_source(job.source), display_name(job.source), args), None
+        else:
+            convert_file(job.source, job.target, args)
+    except Failure as failure:
+        return "", str(failure)
+    return "", None
+
+
+def run_jobs(jobs: list[Job], args: argparse.Namespace) -> int:
+    """Do every job, in a pool of ``--jobs`` processes; report failures and go on.
+    The exit code."""
+    parallel = args.jobs > 1 and all(job.source != STDIN for job in jobs)
+    return batch.run(
+        jobs, partial(do_job, args), workers=args.jobs if parallel else 1,
+        progress=not args.quiet and sys.stderr.isatty(), names=lambda job: job.source,
+        warm=partial(desugar, "x = 1\n", runtime=args.runtime, semantics=args.semantics),
+    )
 
 
 # ------------------------------------------------------------------ parsers
@@ -203,6 +227,11 @@ def desugar_parser() -> argparse.ArgumentParser:
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff against the input instead of the output")
     add_rewrite_options(parser)
+    parser.add_argument("-j", "--jobs", type=int, default=batch.default_workers(), metavar="N",
+                        help="desugar N files at a time, in N processes (default: the number "
+                        "of cores); the output is the same")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress line on a terminal")
     parser.add_argument("--version", action="version", version=f"unsugar {__version__}")
     return parser
 
@@ -234,31 +263,28 @@ def desugar_command(argv: Sequence[str]) -> int:
         parser.error("-o, --in-place and --diff exclude each other")
     if paths.count(STDIN) > 1 or (args.in_place and STDIN in paths):
         parser.error("'-' (standard input) can be given once, and not with --in-place")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     if args.diff:
-        return run_jobs(
-            lambda f=f: diff_file(f, args) for p in paths for f in python_files(p)
-        )
+        return run_jobs([Job("diff", f) for p in paths for f in python_files(p)], args)
     if args.in_place:
-        return run_jobs(
-            lambda f=f: convert_file(f, Path(f), args) for p in paths for f in python_files(p)
-        )
+        return run_jobs([Job("convert", f, Path(f)) for p in paths for f in python_files(p)], args)
     if len(paths) > 1:
         parser.error("several inputs need --in-place or --diff")
     (path,) = paths
     if os.path.isdir(path):
         if not args.output:
             parser.error(f"{path} is a directory: give -o OUT_DIR, --in-place or --diff")
-        return run_jobs(
-            (lambda s=src, t=dst: convert_file(str(s), t, args)) if src.suffix == ".py"
-            else (lambda s=src, t=dst: copy_atomic(s, t))
+        return run_jobs([
+            Job("convert" if src.suffix == ".py" else "copy", str(src), dst)
             for src, dst in tree_jobs(Path(path), Path(args.output))
-        )
+        ], args)
     target = None
     if args.output:
         target = Path(args.output)
         if target.is_dir():
             target = target / ("stdin.py" if path == STDIN else Path(path).name)
-    return run_jobs([lambda: convert_file(path, target, args)])
+    return run_jobs([Job("convert", path, target)], args)
 
 
 def check_command(argv: Sequence[str]) -> int:
