@@ -541,15 +541,22 @@ def test_jobs_must_be_positive(tree: Path, capsys: pytest.CaptureFixture[str]) -
 
 # --------------------------------------------------------------- benchmark
 def test_benchmark_counts_and_measures(tree: Path) -> None:
+    (tree / "pkg" / "strings.py").write_text(MODULES["strings.py"])
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--root", str(tree),
-         "--failures"], capture_output=True, text=True, timeout=300,
+         "--sections", "phases,files,jobs"], capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "modules:  3 found, 2 desugared, 1 failed to parse, 0 failed to desugar" in out
+    assert "modules:  4 found, 1 failed to parse" in out
     assert "pkg/broken.py: does not parse" in out
+    assert "lines:    6 in 3 modules" in out
+    assert re.search(r"parse \d+\.\d\d s, lowering [\d.]+ s, control [\d.]+ s, linking [\d.]+ s, "
+                     r"writing [\d.]+ s", out)
     assert re.search(r"ratio: +\d+\.\d\d x the floor", out)
+    assert re.search(r"most literal text: pkg/strings.py +[\d.]+ MB +[\d.]+ s +\d+ MB peak", out)
+    assert re.search(r"a 2 MB string literal +2\.\d\d MB", out)
+    assert re.search(r"speedup: [\d.]+x; outputs identical", out)
 
 
 # ------------------------------------------------------------------ README
