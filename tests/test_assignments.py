@@ -570,7 +570,27 @@ def test_parameters_nothing_rebinds_are_read_in_place() -> None:
 def test_what_rebinds_a_parameter(rebinding: str) -> None:
     import ast
 
-    from unsugar.lowering import stable_parameters
+    from unsugar.lowering import function_declarations
 
     node = ast.parse(f"def f(o, p):\n    {rebinding}\n").body[0]
-    assert stable_parameters(node, None) == {"p"}
+    assert function_declarations(node, None)[2] == {"p"}
+
+
+def test_declarations_of_the_function_itself_not_of_nested_scopes() -> None:
+    import ast
+
+    from unsugar.lowering import function_declarations
+
+    source = """
+def f(a, b):
+    global g
+    nonlocal n
+    def inner():
+        global h
+        nonlocal b
+    lambda: [x for x in a]
+    class C:
+        global k
+"""
+    node = ast.parse(source).body[0]
+    assert function_declarations(node, None) == ({"g"}, {"n"}, frozenset({"a"}))

@@ -84,27 +84,32 @@ class Scope:
     #: An annotation scope in a rewritten class body: it reads the class's names first.
     annotations: ClassAnnotations | None = None
     #: A function's parameters that nothing rebinds or deletes: always bound, to
-    #: the same object, so reading one has no effect (see :func:`stable_parameters`).
+    #: the same object, so reading one has no effect (see :func:`function_declarations`).
     stable: frozenset[str] = frozenset()
 
 
-def stable_parameters(
+def function_declarations(
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, class_name: str | None
-) -> frozenset[str]:
-    """The parameters of ``node`` (mangled) that its body never binds again nor
-    deletes, and that no nested scope declares ``nonlocal``: reading one gives
-    the same object at any time, so it need not be evaluated first (``self`` in
+) -> tuple[set[str], set[str], frozenset[str]]:
+    """In one walk of ``node``'s body: the names it declares ``global`` and
+    ``nonlocal`` (as :func:`declared` finds them), and its stable parameters:
+    those (mangled) that the body never binds again nor deletes, and that no
+    nested scope declares ``nonlocal``. Reading a stable parameter gives the
+    same object at any time, so it need not be evaluated first (``self`` in
     ``self.x = f()``)."""
     arguments = node.args
     parameters = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     parameters.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
     rebound: set[str] = set()
+    own: dict[type, set[str]] = {ast.Global: set(), ast.Nonlocal: set()}
     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
-    todo: list[ast.AST] = list(body)
+    todo: list[tuple[ast.AST, bool]] = [(stmt, True) for stmt in body]
     while todo:
-        sub = todo.pop()
+        sub, in_scope = todo.pop()
         if isinstance(sub, ast.Nonlocal | ast.Global):
             rebound.update(sub.names)  # (a nested scope's nonlocal too: it is walked)
+            if in_scope:
+                own[type(sub)].update(mangle(name, class_name) for name in sub.names)
         elif isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
             rebound.add(sub.id)
         elif isinstance(sub, ast.alias):
@@ -115,8 +120,12 @@ def stable_parameters(
             rebound.add(sub.rest)
         elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             rebound.add(sub.name)
-        todo.extend(children(sub))
-    return frozenset(mangle(name, class_name) for name in parameters - rebound)
+            in_scope = False
+        elif isinstance(sub, OPAQUE_EXPRESSIONS):
+            in_scope = False
+        todo += [(child, in_scope) for child in children(sub)]
+    stable = frozenset(mangle(name, class_name) for name in parameters - rebound)
+    return own[ast.Global], own[ast.Nonlocal], stable
 
 
 def declared(
@@ -262,17 +271,14 @@ class Lowerer:
         """The scope of a function called ``name`` defined in the current scope."""
         outer = self.scope
         qualname = name if outer.kind == "module" or name in outer.globals else outer.qualname + name
-        body = node.body if isinstance(node.body, list) else []
         # a comprehension's def sets the prefix of what it defines (no ``<locals>``)
         prefix = getattr(node, "inner_qualname", qualname + ".<locals>.")
         # an annotation scope of a generic class mangles as the class does
         class_name = getattr(node, "mangles_as", outer.class_name)
+        globals_, nonlocals, stable = function_declarations(node, class_name)
         return Scope(
-            "function", prefix, class_name,
-            declared(body, ast.Global, class_name),
-            declared(body, ast.Nonlocal, class_name), node,
-            annotations=getattr(node, "class_annotations", None),
-            stable=stable_parameters(node, class_name),
+            "function", prefix, class_name, globals_, nonlocals, node,
+            annotations=getattr(node, "class_annotations", None), stable=stable,
         )
 
     def qualname(self, name: str) -> str:

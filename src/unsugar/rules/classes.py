@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache, partial
 
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared, mangle
@@ -245,9 +247,16 @@ def _names(node: ast.AST, class_name: str | None) -> _Names:
     return found
 
 
-def _mark_classes(node: ast.AST, class_name: str | None, functions: list[_Names]) -> None:
+def _known(names: _Names) -> Callable[[], _Names]:
+    return lambda: names
+
+
+def _mark_classes(
+    node: ast.AST, class_name: str | None, functions: list[Callable[[], _Names]]
+) -> None:
     """Mark every class in ``node``'s scope with the names it reads from the
-    functions around it; ``functions`` are those functions' bindings."""
+    functions around it; ``functions`` give those functions' bindings (found
+    only if a class inside them asks)."""
     _, nested = _scope_walk(_inside(node) if not isinstance(node, ast.Module) else node.body)
     for scope in nested:
         around = functions
@@ -255,12 +264,13 @@ def _mark_classes(node: ast.AST, class_name: str | None, functions: list[_Names]
             # its annotation scope binds the type parameters
             private = scope.name if isinstance(scope, ast.ClassDef) else class_name
             params = {mangle(param.name, private) for param in scope.type_params}
-            around = [*functions, _Names(params, set(), set(), set())]
+            around = [*functions, _known(_Names(params, set(), set(), set()))]
         if isinstance(scope, ast.ClassDef):
             names = _names(scope, scope.name)
             free = set()
             for name in names.loads - names.bound - names.globals:
-                for outer in reversed(around):
+                for bindings in reversed(around):
+                    outer = bindings()
                     if name in outer.globals:
                         break
                     if name in outer.bound or name in outer.nonlocals:
@@ -269,10 +279,10 @@ def _mark_classes(node: ast.AST, class_name: str | None, functions: list[_Names]
             setattr(scope, FREE_MARK, free)
             inside = around
             if needs_class_cell(scope):  # the scopes in it see the class's ``__class__``
-                inside = [*around, _Names({"__class__"}, set(), set(), set())]
+                inside = [*around, _known(_Names({"__class__"}, set(), set(), set()))]
             _mark_classes(scope, scope.name, inside)
         elif isinstance(scope, _FUNCTIONS):
-            _mark_classes(scope, class_name, [*around, _names(scope, class_name)])
+            _mark_classes(scope, class_name, [*around, cache(partial(_names, scope, class_name))])
 
 
 def mark_class_free_names(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
