@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from runtime import PROGRAMS, STUB, prepare, programs_dir  # noqa: E402
 
-from unsugar.linker import SEMANTICS  # noqa: E402
+from unsugar.options import SEMANTICS  # noqa: E402
 
 DEFAULT = ("nbody", "raytrace", "coroutines", "generators", "hexiom", "unpack_sequence")
 

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from unsugar import desugar
-from unsugar.linker import SEMANTICS
+from unsugar.options import SEMANTICS
 
 STUB = Path(__file__).resolve().parent / "pyperf_stub"
 

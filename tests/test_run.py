@@ -8,6 +8,7 @@ positions of the compiled code and the cache.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import linecache
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from unsugar import runner
+from unsugar import pipeline, runner
 from unsugar.runner import DesugaringLoader, Options, compile_source, install, uninstall
 
 SHOP = Path(__file__).resolve().parent / "programs" / "shop"
@@ -281,7 +282,7 @@ def test_errors_name_the_file(project, monkeypatch: pytest.MonkeyPatch) -> None:
     def crash(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(runner, "desugar_tree", crash)
+    monkeypatch.setattr(pipeline, "desugar_tree", crash)  # the runner imports it when it needs it
     with pytest.raises(ImportError, match=r"cannot desugar .*other\.py: RuntimeError: boom"):
         import proj.other  # noqa: F401
 
@@ -332,8 +333,8 @@ def docstring_lines(data: bytes) -> set[int]:
 def test_cache_reuse_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("UNSUGAR_CACHE_DIR", str(tmp_path))
     calls = []
-    real = runner.desugar_tree
-    monkeypatch.setattr(runner, "desugar_tree", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = pipeline.desugar_tree
+    monkeypatch.setattr(pipeline, "desugar_tree", lambda *a, **k: calls.append(1) or real(*a, **k))
     data = b"print(-1 + 2)\n"
     first = compile_source(data, "/m.py")
     second = compile_source(data, "/m.py")
@@ -371,3 +372,18 @@ def test_directory_program_is_desugared(env: dict[str, str]) -> None:
     result = unsugar_run(str(APPDIR), "hi", env={**env, "SHOW_LOADERS": "1"}, cwd=SHOP)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "DesugaringLoader DesugaringLoader"
+
+
+def test_a_cached_start_imports_no_compiler(tmp_path: Path) -> None:
+    """With every module cached, ``unsugar run`` starts without importing the
+    compiler (lowering, control flow, linker): its start-up is the program's."""
+    (tmp_path / "main.py").write_text(
+        "import sys\nprint(sorted(m for m in sys.modules if m.startswith('unsugar')))\n"
+    )
+    env = {**os.environ, "UNSUGAR_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "unsugar", "run", "main.py"]
+    first = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert "'unsugar.pipeline'" in first.stdout, first.stderr
+    second = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    loaded = ast.literal_eval(second.stdout)
+    assert not {"unsugar.pipeline", "unsugar.lowering", "unsugar.control", "unsugar.linker"} & set(loaded)

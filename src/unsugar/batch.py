@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import TextIO, TypeVar
 
 Job = TypeVar("Job")
@@ -65,6 +64,8 @@ def _results(
     if workers <= 1:
         yield from map(work, jobs)
         return
+    from concurrent.futures import ProcessPoolExecutor  # (not at start-up: unsugar run needs none)
+
     if warm is not None:
         warm()
     with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -29,12 +29,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import unsugar
 from unsugar import __version__, batch
-from unsugar.checker import check_source
-from unsugar.linker import SEMANTICS
-from unsugar.pipeline import UnknownRuleError, check_keep, desugar
-from unsugar.registry import Rule, load_all
+from unsugar.options import SEMANTICS, UnknownRuleError, check_keep
+
+if TYPE_CHECKING:
+    from unsugar.registry import Rule
 
 STDIN = "-"
 
@@ -88,7 +90,7 @@ def python_files(path: str) -> Iterator[str]:
 def convert(text: str, name: str, args: argparse.Namespace) -> str:
     """The desugared form of ``text``; a ``#!`` line is kept."""
     try:
-        out = desugar(text, filename=name, keep=args.keep, runtime=args.runtime,
+        out = unsugar.desugar(text, filename=name, keep=args.keep, runtime=args.runtime,
                       semantics=args.semantics)
     except SyntaxError as exc:
         raise Failure(f"{name}:{exc.lineno or 1}:{exc.offset or 1}: {exc.msg}") from None
@@ -201,7 +203,7 @@ def run_jobs(jobs: list[Job], args: argparse.Namespace) -> int:
     return batch.run(
         jobs, partial(do_job, args), workers=args.jobs if parallel else 1,
         progress=not args.quiet and sys.stderr.isatty(), names=lambda job: job.source,
-        warm=partial(desugar, "x = 1\n", runtime=args.runtime, semantics=args.semantics),
+        warm=partial(unsugar.desugar, "x = 1\n", runtime=args.runtime, semantics=args.semantics),
     )
 
 
@@ -311,6 +313,8 @@ def check_file(path: str) -> int:
     """Print the sugar left in ``path``; 1 if there is any."""
     name = display_name(path)
     text = read_source(path)
+    from unsugar.checker import check_source
+
     try:
         findings = check_source(text, name)
     except SyntaxError as exc:
@@ -408,6 +412,8 @@ def explain_command(argv: Sequence[str]) -> int:
     )
     parser.add_argument("rule", metavar="RULE")
     args = parser.parse_args(argv)
+    from unsugar.registry import load_all
+
     rules = load_all()
     rule = rules.get(args.rule)
     if rule is None:
@@ -425,6 +431,8 @@ def _indent(text: str, by: str) -> str:
 
 def rules_text() -> str:
     """``unsugar rules``: every rule with its summary and example."""
+    from unsugar.registry import load_all
+
     parts = []
     for rule in load_all().values():
         parts.append(
@@ -457,6 +465,8 @@ def _cell(code: str) -> str:
 
 def rules_markdown() -> str:
     """The README's rules table."""
+    from unsugar.registry import load_all
+
     lines = ["| rule | what it does | before | after |", "|---|---|---|---|"]
     for rule in load_all().values():
         summary = rule.summary.replace("|", "\\|")

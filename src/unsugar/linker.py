@@ -25,12 +25,12 @@ from functools import cache, partial
 from unsugar import builder as b
 from unsugar import printer
 from unsugar.names import NameAllocator
+from unsugar.options import SEMANTICS
 from unsugar.runtime import MODULES
 from unsugar.trees import fix_locations, walk
 from unsugar.unit import Unit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
-SEMANTICS = ("python", "native")
 #: the runtime module whose definitions replace the others' with ``--semantics=native``
 NATIVE = "native"
 

@@ -21,29 +21,9 @@ from unsugar import control, linker, printer
 from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
 from unsugar.namespaces import module_def
-from unsugar.registry import load_all
+from unsugar.options import check_keep, check_semantics
 from unsugar.trees import fix_locations
 from unsugar.unit import Unit
-
-
-class UnknownRuleError(ValueError):
-    """``--keep`` named a rule that does not exist."""
-
-
-def check_keep(keep: Iterable[str]) -> frozenset[str]:
-    """The rule ids of ``keep``, validated against the registry."""
-    ids = frozenset(keep)
-    unknown = sorted(ids - set(load_all()))
-    if unknown:
-        raise UnknownRuleError(f"unknown rule(s): {', '.join(unknown)}")
-    return ids
-
-
-def check_semantics(semantics: str) -> str:
-    """``semantics``, validated: ``python`` or ``native`` (``unsugar.linker.SEMANTICS``)."""
-    if semantics not in linker.SEMANTICS:
-        raise ValueError(f"unknown semantics {semantics!r} (python or native)")
-    return semantics
 
 
 class Compilation:

@@ -43,9 +43,7 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import unsugar
-from unsugar.linker import compiled_runtime
-from unsugar.names import choose_prefix, input_names
-from unsugar.pipeline import check_keep, check_semantics, desugar_tree
+from unsugar.options import check_keep, check_semantics
 from unsugar.trees import walk
 
 
@@ -148,9 +146,13 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
             return cached
     tree = ast.parse(data, path)
     compile(tree, path, "exec", dont_inherit=True)  # the errors CPython itself reports
-    prefix = choose_prefix(input_names(tree))
     _busy.active = True  # the tool's own imports are not desugared
     try:
+        # the compiler is imported on the first miss of the cache, not at start-up
+        from unsugar.names import choose_prefix, input_names
+        from unsugar.pipeline import desugar_tree
+
+        prefix = choose_prefix(input_names(tree))
         module = desugar_tree(
             tree, keep=options.keep, runtime=options.runtime, semantics=options.semantics
         )
@@ -174,6 +176,8 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
 def _place_runtime(module: ast.Module, prefix: str, semantics: str) -> dict[str, str]:
     """Put the inlined helpers' top-level statements on line 1; the runtime file of each
     helper function, by name."""
+    from unsugar.linker import compiled_runtime
+
     runtime = compiled_runtime(prefix, semantics)
     pieces = {id(piece.stmt): piece.module for piece in runtime.pieces}
     files: dict[str, str] = {}
@@ -316,7 +320,7 @@ def install(
 
     ``include`` and ``exclude`` are dotted module or package names, ``paths``
     directories whose ``.py`` files are in scope. Modules already imported
-    stay as they are. Raises :class:`unsugar.pipeline.UnknownRuleError` for
+    stay as they are. Raises :class:`unsugar.options.UnknownRuleError` for
     an unknown ``keep`` rule and :class:`ValueError` for an unknown ``runtime``
     or ``semantics``.
     """
