@@ -801,7 +801,9 @@ class Flow:
 
     # -------------------------------------------------------------- scopes
     def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        suspends, is_async = _yields(node.body), isinstance(node, ast.AsyncFunctionDef)
+        is_async = isinstance(node, ast.AsyncFunctionDef)
+        # (whether it suspends matters to an async def, and to the block limit of 3.13)
+        suspends = (is_async or sys.version_info >= (3, 13)) and _yields(node.body)
         node.body = Flow(self.unit, "function", suspends, is_async).scope_body(node.body) or [b.ret()]
         self.emit(node)
 

@@ -156,6 +156,11 @@ def _rename(stmt: ast.stmt, top: set[str], unit: Unit) -> None:
 
 
 def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
+    """The names starting with ``prefix`` that ``node`` refers to."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords \
+            and all(type(arg) is ast.Constant for arg in node.args):
+        # a literal built from its items (``_us_text(104, 105)``) refers to its helper only
+        return {node.func.id} if node.func.id.startswith(prefix) else set()
     return {
         sub.id for sub in walk(node)
         if isinstance(sub, ast.Name) and sub.id.startswith(prefix)

@@ -33,7 +33,7 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
-from unsugar.trees import children
+from unsugar.trees import children, node_fields
 from unsugar.unit import Unit
 
 if TYPE_CHECKING:
@@ -675,7 +675,8 @@ def _child_slots(node: ast.AST) -> list[tuple[ast.AST, str, int | None]]:
     if isinstance(node, ast.JoinedStr):  # its str constants are f-string text, not expressions
         return [(node, "values", i) for i, v in enumerate(node.values) if not isinstance(v, ast.Constant)]
     slots = []
-    for name, value in ast.iter_fields(node):
+    for name in node_fields(node):
+        value = getattr(node, name, None)
         if isinstance(value, ast.expr):
             slots.append((node, name, None))
         elif isinstance(value, list):

@@ -40,6 +40,11 @@ def _fields_of(cls: type) -> tuple[tuple[str, ...], bool]:
     return entry
 
 
+def node_fields(node: ast.AST) -> tuple[str, ...]:
+    """The fields of ``node`` that can hold nodes (not operators or contexts)."""
+    return (_node_fields.get(type(node)) or _fields_of(type(node)))[0]
+
+
 def children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of ``node`` in ``ast.iter_child_nodes`` order, but no
     operator or expression context."""

@@ -19,6 +19,7 @@ from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.assignments import GLOBAL_MARK, UNBOUND_MARK, subscript_key
+from unsugar.trees import children
 
 _SEQUENCE = (ast.Tuple, ast.List)
 
@@ -174,6 +175,10 @@ class _Analysis(ast.NodeVisitor):
         scope = _Scope(kind, self.scope, inlined)
         self.scopes.append(scope)
         return scope
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in children(node):  # (no operators and contexts: nothing to see in them)
+            self.visit(child)
 
     def within(self, scope: _Scope, nodes: list[ast.AST]) -> None:
         saved, self.scope = self.scope, scope
