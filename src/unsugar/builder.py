@@ -187,8 +187,12 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
             if getattr(node, "lineno", None) is not None:
                 continue
             node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = position
-        todo += children(node)
+        if type(node) not in _LEAVES:
+            todo += children(node)
     return new
+
+
+_LEAVES = frozenset({ast.Name, ast.Constant})
 
 
 def located(nodes: Iterable[ast.stmt], old: ast.AST) -> list[ast.stmt]:

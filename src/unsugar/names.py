@@ -22,34 +22,41 @@ from __future__ import annotations
 import ast
 import itertools
 from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from unsugar.trees import walk
+
+#: the identifiers each kind of node spells (besides ``Name``)
+_SPELLED: dict[type, Callable[[Any], Iterable[str]]] = {
+    ast.Attribute: lambda node: (node.attr,),
+    ast.arg: lambda node: (node.arg,),
+    ast.keyword: lambda node: (node.arg,) if node.arg else (),
+    ast.FunctionDef: lambda node: (node.name,),
+    ast.AsyncFunctionDef: lambda node: (node.name,),
+    ast.ClassDef: lambda node: (node.name,),
+    ast.alias: lambda node: ((node.asname or node.name).partition(".")[0],),
+    ast.Global: lambda node: node.names,
+    ast.Nonlocal: lambda node: node.names,
+    ast.ExceptHandler: lambda node: (node.name,) if node.name else (),
+    ast.MatchAs: lambda node: (node.name,) if node.name else (),
+    ast.MatchStar: lambda node: (node.name,) if node.name else (),
+    ast.MatchMapping: lambda node: (node.rest,) if node.rest else (),
+}
 
 
 def input_names(tree: ast.AST) -> set[str]:
     """Every identifier the input spells: names, attributes, arguments, aliases."""
     names: set[str] = set()
+    add, spelled = names.add, _SPELLED.get
     for node in walk(tree):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            names.add(node.attr)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, ast.keyword) and node.arg:
-            names.add(node.arg)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.alias):
-            names.add((node.asname or node.name).partition(".")[0])
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            names.update(node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            names.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            names.add(node.rest)
+        kind = type(node)
+        if kind is ast.Name:
+            add(node.id)
+        else:
+            found = spelled(kind)
+            if found is not None:
+                names.update(found(node))
     return names
 
 
