@@ -120,8 +120,9 @@ def phases(sources: dict[str, str]) -> dict[str, float]:
 _ONE_FILE = """
 import resource, sys, time
 from unsugar import desugar
+from unsugar.cli import decode
 desugar("x = 1\\n")
-text = open(sys.argv[1], encoding="utf-8").read()
+text = decode(open(sys.argv[1], "rb").read(), sys.argv[1])
 start = time.perf_counter()
 desugar(text, filename=sys.argv[1])
 took = time.perf_counter() - start
@@ -147,11 +148,10 @@ def literal_bytes(text: str) -> int:
                if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes))
 
 
-def files(paths: list[Path], root: Path, scratch: Path) -> None:
+def files(sources: dict[str, str], root: Path, scratch: Path) -> None:
     print("files (each in a fresh process; the peak includes the interpreter):")
-    largest = max(paths, key=lambda p: p.stat().st_size)
-    heavy = max(paths, key=lambda p: literal_bytes(p.read_text(encoding="utf-8"))
-                if p.stat().st_size < 5_000_000 else 0)
+    largest = root / max(sources, key=lambda name: len(sources[name]))
+    heavy = root / max(sources, key=lambda name: literal_bytes(sources[name]))
     one_file(largest, f"largest: {largest.relative_to(root)}")
     one_file(heavy, f"most literal text: {heavy.relative_to(root)}")
     big = scratch / "literal_2mb.py"
@@ -275,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         if "phases" in sections:
             phases(sources)
-        if "files" in sections and parsed:
-            files(parsed, args.root, Path(scratch))
+        if "files" in sections and sources:
+            files(sources, args.root, Path(scratch))
         if "linearity" in sections:
             linearity(STDLIB / "textwrap.py")
         if "jobs" in sections and parsed:

@@ -12,6 +12,7 @@ import ast
 import importlib
 import inspect
 import linecache
+import marshal
 import os
 import shutil
 import subprocess
@@ -350,6 +351,66 @@ def test_cache_reuse_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         compile_source(data, path, options)
     assert len(calls) == 5
     assert runner.clear_cache() == 3 and not list(tmp_path.glob("*.code"))
+
+
+@pytest.fixture
+def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A fresh cache directory (not yet made); each compilation appends to the list."""
+    monkeypatch.setenv("UNSUGAR_CACHE_DIR", str(tmp_path / "cache"))
+    calls: list[int] = []
+    real = pipeline.desugar_tree
+    monkeypatch.setattr(pipeline, "desugar_tree", lambda *a, **k: calls.append(1) or real(*a, **k))
+    return calls
+
+
+def test_the_cache_is_private_to_the_user(tmp_path: Path, counted: list[int]) -> None:
+    compile_source(b"print(1 + 1)\n", "/m.py")
+    cache = tmp_path / "cache"
+    (entry,) = cache.glob("*.code")
+    assert cache.stat().st_mode & 0o777 == 0o700 and entry.stat().st_mode & 0o777 == 0o600
+    cache.chmod(0o777)  # made open by someone: closed again when next written
+    compile_source(b"print(2 + 2)\n", "/m.py")
+    assert cache.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("damage", ["truncated", "corrupt", "empty", "writable by others"])
+def test_a_damaged_or_open_cache_entry_is_rebuilt_never_run(
+    tmp_path: Path, counted: list[int], damage: str
+) -> None:
+    data = b"import sys\nsys.stdout.write(str(2 * 21))\n"
+    code = compile_source(data, "/m.py")
+    (entry,) = (tmp_path / "cache").glob("*.code")
+    good = entry.read_bytes()
+    if damage == "truncated":
+        entry.write_bytes(good[: len(good) // 2])
+    elif damage == "corrupt":
+        entry.write_bytes(b"\xe3" + good[1:100])
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    else:
+        entry.chmod(0o666)
+    assert compile_source(data, "/m.py") == code and len(counted) == 2
+    assert marshal.loads(entry.read_bytes()) == code and entry.stat().st_mode & 0o777 == 0o600
+    assert compile_source(data, "/m.py") == code and len(counted) == 2  # (now it is used)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to chown")
+def test_a_cache_of_another_user_is_neither_read_nor_written(
+    tmp_path: Path, counted: list[int]
+) -> None:
+    data = b"print(3 * 3)\n"
+    compile_source(data, "/m.py")
+    cache = tmp_path / "cache"
+    (entry,) = cache.glob("*.code")
+    os.chown(entry, 12345, 12345)  # an entry that another user wrote
+    compile_source(data, "/m.py")
+    assert len(counted) == 2 and entry.stat().st_uid == 0  # rebuilt, and replaced
+    os.chown(cache, 12345, 12345)  # a directory that is another user's
+    for entry in cache.glob("*.code"):
+        entry.unlink()
+    compile_source(data, "/m.py")
+    compile_source(data, "/m.py")
+    assert len(counted) == 4 and not list(cache.glob("*.code"))
 
 
 def test_syntax_error_in_an_imported_module(tmp_path: Path, env: dict[str, str]) -> None:

@@ -104,19 +104,53 @@ def cache_key(data: bytes, path: str, options: Options) -> str:
     return digest.hexdigest()
 
 
+def _own(stat: os.stat_result) -> bool:
+    return stat.st_uid == (os.getuid() if hasattr(os, "getuid") else stat.st_uid)
+
+
+def _private(stat: os.stat_result) -> bool:
+    """Whether a cache file or directory is the user's own and no one else can write it:
+    the cache holds code that will run."""
+    return _own(stat) and not stat.st_mode & 0o022
+
+
 def _read_cache(key: str) -> types.CodeType | None:
+    """The cached code, or None: missing, corrupt or truncated, or not private
+    (then it is compiled again and replaced)."""
+    directory = cache_dir()
     try:
-        code = marshal.loads((cache_dir() / f"{key}.code").read_bytes())
+        if not _private(directory.stat()):
+            return None
+        with open(directory / f"{key}.code", "rb") as handle:
+            if not _private(os.fstat(handle.fileno())):
+                return None
+            code = marshal.loads(handle.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
     return code if isinstance(code, types.CodeType) else None
 
 
-def _write_cache(key: str, code: types.CodeType) -> None:
-    """Write through a temporary file and a rename; a cache that cannot be written is skipped."""
+def _cache_directory() -> Path | None:
+    """The cache directory, made private to the user (0700); None if it is another's."""
     directory = cache_dir()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        stat = directory.stat()
+        if _own(stat) and stat.st_mode & 0o077:
+            directory.chmod(0o700)
+            stat = directory.stat()
+    except OSError:
+        return None
+    return directory if _private(stat) else None
+
+
+def _write_cache(key: str, code: types.CodeType) -> None:
+    """Write through a temporary file (0600) and a rename; a cache that cannot be
+    written, or is not the user's, is skipped."""
+    directory = _cache_directory()
+    if directory is None:
+        return
+    try:
         fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{key}.", suffix=".tmp")
     except OSError:
         return
