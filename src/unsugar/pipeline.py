@@ -15,7 +15,10 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
-from collections.abc import Iterable, Iterator
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 from unsugar import control, linker, printer
 from unsugar.checker import is_core
@@ -93,6 +96,54 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+#: how deep the rewrite may recurse: about as deep as the input nests, which
+#: CPython's parser allows beyond the default limit (a long ``elif`` chain)
+RECURSION_LIMIT = 100_000
+#: the stack of the thread the rewrite runs on (address space, used as needed)
+STACK_SIZE = 512 * 2**20
+_headroom_lock = threading.Lock()
+_headroom_users = 0
+_saved_limit = 0
+T = TypeVar("T")
+
+
+def with_headroom(function: Callable[[], T]) -> T:
+    """``function()`` on a thread with a large stack and a high recursion
+    limit, so that the tool's own recursion is not what limits the input (the
+    limit is raised while any such call runs, and restored after the last)."""
+    global _headroom_users, _saved_limit
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(function())
+        except BaseException as exc:  # noqa: BLE001  (raised again in the caller's thread)
+            failure.append(exc)
+
+    with _headroom_lock:
+        if not _headroom_users:
+            _saved_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_limit, RECURSION_LIMIT))
+        _headroom_users += 1
+        previous = threading.stack_size(STACK_SIZE)
+        try:
+            thread = threading.Thread(target=run, name="unsugar", daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    try:
+        thread.join()
+    finally:
+        with _headroom_lock:
+            _headroom_users -= 1
+            if not _headroom_users:
+                sys.setrecursionlimit(_saved_limit)
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
 def _compiled(tree: ast.Module, keep: Iterable[str], runtime: str, semantics: str) -> Compilation:
     """``tree`` through lowering, control and linking."""
     compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics)
@@ -120,6 +171,13 @@ def desugar(
     source: str, *, filename: str = "<string>", keep: Iterable[str] = (), runtime: str = "inline",
     semantics: str = "python",
 ) -> str:
-    """Rewrite Python ``source`` into core-only Python source."""
-    with collector_paused():
-        return _compiled(ast.parse(source, filename), keep, runtime, semantics).text()
+    """Rewrite Python ``source`` into core-only Python source.
+
+    The rewrite runs with the headroom it needs (:func:`with_headroom`): what
+    CPython's parser accepts, however deeply nested, is desugared.
+    """
+    def rewrite() -> str:
+        with collector_paused():
+            return _compiled(ast.parse(source, filename), keep, runtime, semantics).text()
+
+    return with_headroom(rewrite)

@@ -1,0 +1,43 @@
+"""Input at CPython's own limits desugars with the default recursion limit:
+the rewrite runs on a thread with the headroom it needs (``pipeline.with_headroom``)."""
+
+import sys
+
+import pytest
+from difftest import assert_same
+
+from unsugar.pipeline import RECURSION_LIMIT, with_headroom
+
+ARMS = 1000
+DEEP = {
+    "1000_elif_arms": "for x in (0, 500, 999, 2000):\n    if x == 0:\n        y = 0\n"
+    + "".join(f"    elif x == {i}:\n        y = {i}\n" for i in range(1, ARMS))
+    + "    else:\n        y = -1\n    print(y)\n",
+    "199_nested_parentheses": "x = " + "(" * 199 + "1" + ")" * 199 + "\nprint(x)\n",
+    "199_nested_lists": "x = " + "[" * 199 + "]" * 199 + "\nprint(len(x), str(x)[:10])\n",
+    "199_nested_calls": "def f(*a):\n    return len(a)\nx = " + "f(" * 199 + ")" * 199 + "\nprint(x)\n",
+    "2000_term_and_chain": "x = " + " and ".join(["1"] * 1999 + ["2"]) + "\nprint(x)\n",
+    "2000_term_or_chain": "x = " + " or ".join(["0"] * 1999 + ["3"]) + "\nprint(x)\n",
+    "300_if_else_expressions": "x = " + "0 if 0 else " * 300 + "2\nprint(x)\n",
+    "100000_element_list": "x = [" + ", ".join(map(str, range(100_000))) + "]\nprint(len(x), sum(x))\n",
+    "50_nested_functions": "".join("    " * i + f"def f{i}():\n" for i in range(50))
+    + "    " * 50 + "return 7\n"
+    + "".join("    " * i + f"return f{i + 1}()\n" for i in range(49, 0, -1)) + "print(f0())\n",
+    "30_nested_comprehensions": "x = " + "[" * 30 + "y" + " for y in range(1)]" * 30
+    + "\nprint(len(x), str(x)[:20])\n",
+}
+
+
+@pytest.mark.parametrize("shape", DEEP)
+def test_deep_input_desugars_and_behaves_the_same(shape: str) -> None:
+    assert sys.getrecursionlimit() < RECURSION_LIMIT  # the caller's limit is not raised for it
+    assert_same(DEEP[shape], check_names=False)
+
+
+def test_headroom_restores_the_limit_and_raises_in_the_caller() -> None:
+    before = sys.getrecursionlimit()
+    assert with_headroom(sys.getrecursionlimit) == max(before, RECURSION_LIMIT)
+    assert sys.getrecursionlimit() == before
+    with pytest.raises(ZeroDivisionError):
+        with_headroom(lambda: 1 // 0)
+    assert sys.getrecursionlimit() == before
