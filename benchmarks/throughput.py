@@ -126,7 +126,12 @@ text = decode(open(sys.argv[1], "rb").read(), sys.argv[1])
 start = time.perf_counter()
 desugar(text, filename=sys.argv[1])
 took = time.perf_counter() - start
-print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+try:  # the peak of this process's own memory (ru_maxrss may count the parent's, before exec)
+    status = open("/proc/self/status").read()
+    peak = int(status.split("VmHWM:")[1].split()[0]) / 1024
+except (OSError, IndexError):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(took, peak)
 """
 
 
