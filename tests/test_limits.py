@@ -41,3 +41,16 @@ def test_headroom_restores_the_limit_and_raises_in_the_caller() -> None:
     with pytest.raises(ZeroDivisionError):
         with_headroom(lambda: 1 // 0)
     assert sys.getrecursionlimit() == before
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("f = " + "lambda: " * 120 + "0\n", "too many levels of indentation"),
+    ("x = " + " + ".join(["1"] * 250) + "\n", "too many nested parentheses"),
+])
+def test_known_limitation_output_nested_past_the_tokenizer(source: str, message: str) -> None:
+    """README, Known limitations: CPython compiles these inputs, not their outputs."""
+    from unsugar import desugar
+
+    compile(source, "<in>", "exec")
+    with pytest.raises(SyntaxError, match=message):
+        compile(desugar(source), "<out>", "exec")
