@@ -39,7 +39,7 @@ from pathlib import Path
 
 from unsugar import desugar
 from unsugar.cli import Failure, decode
-from unsugar.pipeline import Compilation, collector_paused
+from unsugar.pipeline import Compilation, check_compiles, collector_paused
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 TEST_DIRS = {"test", "tests", "idle_test"}
@@ -84,6 +84,7 @@ def phases(sources: dict[str, str]) -> dict[str, float]:
             with collector_paused():
                 t0 = time.perf_counter()
                 tree = ast.parse(text, name)
+                check_compiles(tree, name)  # CPython's compile-time errors: part of parsing
                 t1 = time.perf_counter()
                 compilation = Compilation(tree)  # the names the input spells: part of lowering
                 compilation.lower()

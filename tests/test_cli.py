@@ -642,3 +642,30 @@ def test_the_same_bytes_under_any_hash_seed(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+COMPILE_ERRORS = {
+    "nonlocal_at_module_level": "x = 1\nnonlocal x\n",
+    "return_outside_function": "x = 1\nreturn x\n",
+    "await_outside_async": "def f():\n    await g()\n",
+    "duplicate_parameter": "def f(a, a):\n    pass\n",
+    "assigned_before_global": "def f():\n    x = 1\n    global x\n",
+    "future_braces": "from __future__ import braces\n",
+    "break_outside_loop": "if 1:\n    break\n",
+    "yield_outside_function": "x = 1\nyield x\n",
+}
+
+
+@pytest.mark.parametrize("name", COMPILE_ERRORS)
+def test_errors_of_cpythons_compiler_are_reported_as_it_reports_them(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What parses but does not compile is an error, not an output."""
+    source = tmp_path / "bad.py"
+    source.write_text(COMPILE_ERRORS[name])
+    with pytest.raises(SyntaxError) as cpython:
+        compile(COMPILE_ERRORS[name], str(source), "exec")
+    error = cpython.value
+    assert cli.main([str(source), "-o", str(tmp_path / "out.py")]) == 1
+    assert capsys.readouterr().err == f"{source}:{error.lineno}:{error.offset}: {error.msg}\n"
+    assert not (tmp_path / "out.py").exists()

@@ -17,6 +17,7 @@ import contextlib
 import gc
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
@@ -153,11 +154,22 @@ def _compiled(tree: ast.Module, keep: Iterable[str], runtime: str, semantics: st
     return compilation
 
 
+def check_compiles(tree: ast.Module, filename: str) -> None:
+    """Raise the ``SyntaxError`` CPython's compiler raises for ``tree`` (what
+    parsing accepts but compiling does not: ``return`` outside a function,
+    ``nonlocal`` at module level, a duplicate parameter...); its warnings are
+    not shown."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile(tree, filename, "exec", dont_inherit=True)
+
+
 def desugar_tree(
     tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline",
     semantics: str = "python",
 ) -> ast.Module:
-    """Rewrite ``tree`` (which is consumed) into core syntax.
+    """Rewrite ``tree`` (which is consumed) into core syntax. The tree is taken
+    as it is (:func:`check_compiles` tells whether CPython compiles it).
 
     ``semantics="native"`` calls the interpreter's own operators
     (``_operator.add`` for ``+``) where the default calls the runtime's exact
@@ -173,11 +185,13 @@ def desugar(
 ) -> str:
     """Rewrite Python ``source`` into core-only Python source.
 
-    The rewrite runs with the headroom it needs (:func:`with_headroom`): what
-    CPython's parser accepts, however deeply nested, is desugared.
+    Raises the ``SyntaxError`` CPython raises for ``source``, at parsing or at
+    compiling. The rewrite runs with the headroom it needs (:func:`with_headroom`).
     """
     def rewrite() -> str:
         with collector_paused():
-            return _compiled(ast.parse(source, filename), keep, runtime, semantics).text()
+            tree = ast.parse(source, filename)
+            check_compiles(tree, filename)
+            return _compiled(tree, keep, runtime, semantics).text()
 
     return with_headroom(rewrite)
