@@ -269,7 +269,7 @@ def test_type_parameter_defaults_are_lazy() -> None:
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"
-                    f"def f[T: int{default}, *Ts, **P](x: T) -> T: ...\n"
+                    f"def f[*Ts, **P, T: int{default}](x: T) -> T: ...\n"
                     f"class C[T{default}](list[T]):\n    def m[U](self) -> U: ...\n"
                     f"    type A[V] = dict[T, V]\n")
     assert not check_source(out)
