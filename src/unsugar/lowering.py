@@ -44,6 +44,10 @@ T = TypeVar("T")
 #: Nodes whose insides run in a scope of their own; without a rule for them
 #: they are left untouched (rewriting their parts in place would move code
 #: out of that scope).
+#: an expression nested this deep in another is computed into a temporary
+#: first, so that the output's calls never nest past the 200 parentheses
+#: CPython's tokenizer allows (``1 + 1 + ... + 1`` is calls nested in calls)
+SPILL_DEPTH = 50
 OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 
 #: Statements without a rule whose expression fields are evaluated once,
@@ -560,6 +564,8 @@ class Lowerer:
             value = self._expr(node)
         finally:
             self.expression_depth -= 1
+        if self.expression_depth % SPILL_DEPTH == 0 and not root and type(value) is ast.Call:
+            value = self.spill(value)  # (the output's calls nest less than 200 deep)
         if root or len(self.pre) == mark:
             return value
         return self.release_consumed(value, mark)
