@@ -18,7 +18,8 @@ DEEP = {
     "199_nested_calls": "def f(*a):\n    return len(a)\nx = " + "f(" * 199 + ")" * 199 + "\nprint(x)\n",
     "2000_term_and_chain": "x = " + " and ".join(["1"] * 1999 + ["2"]) + "\nprint(x)\n",
     "2000_term_or_chain": "x = " + " or ".join(["0"] * 1999 + ["3"]) + "\nprint(x)\n",
-    "2000_term_sum": "x = " + " + ".join(map(str, range(2000))) + "\nprint(x)\n",
+    # (3.12's compiler itself, called under pytest, stops short of 2,000 terms)
+    "600_term_sum": "x = " + " + ".join(map(str, range(600))) + "\nprint(x)\n",
     "500_term_mixed_chain_in_a_call": "def f(*a):\n    return a\nlog = []\n"
     + "def v(i):\n    log.append(i)\n    return i\nx = f(v(-1), "
     + " - ".join(f"v({i})" for i in range(500)) + ", v(-2))\nprint(x, log[:5], log[-5:], len(log))\n",
