@@ -44,7 +44,6 @@ class Compilation:
     ) -> None:
         self.unit = Unit.for_tree(tree, check_keep(keep), semantics=check_semantics(semantics))
         self.runtime = runtime
-        self.tree = tree
         self.body = tree.body
         # a module already core needs no names of its own (its output is itself);
         # kept sugar may bind names that must stay globals
