@@ -1,11 +1,15 @@
 """Input at CPython's own limits desugars with the default recursion limit:
 the rewrite runs on a thread with the headroom it needs (``pipeline.with_headroom``)."""
 
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, run
 
+from unsugar import desugar
+from unsugar.checker import check_source
 from unsugar.pipeline import RECURSION_LIMIT, with_headroom
 
 ARMS = 1000
@@ -29,6 +33,11 @@ DEEP = {
     + "    " * 50 + "return 7\n"
     + "".join("    " * i + f"return f{i + 1}()\n" for i in range(49, 0, -1)) + "print(f0())\n",
     # (CPython 3.12.1 itself crashes compiling 25 nested comprehensions, 3.13.0 at 30)
+    # (3.11 nests f-strings as far as its four kinds of quotes go; 3.12 149 deep)
+    "nested_f_strings": "x = " + (
+        'f"{' * 149 + "1" + ':>{2}}"' * 149 if sys.version_info >= (3, 12)
+        else "f'''{f" + '"""' + "{f'{f" + '"{1:>{2}}"' + "}'}" + '"""' + "}'''"
+    ) + "\nprint(x)\n",
     "20_nested_comprehensions": "x = " + "[" * 20 + "y" + " for y in range(1)]" * 20
     + "\nprint(len(x), str(x)[:20])\n",
 }
@@ -49,13 +58,71 @@ def test_headroom_restores_the_limit_and_raises_in_the_caller() -> None:
     assert sys.getrecursionlimit() == before
 
 
-@pytest.mark.parametrize(("source", "message"), [
-    ("f = " + "lambda: " * 120 + "0\n", "too many levels of indentation"),
-])
-def test_known_limitation_output_nested_past_the_tokenizer(source: str, message: str) -> None:
-    """README, Known limitations: CPython compiles this input, not its output."""
-    from unsugar import desugar
+def _walk_calls(depth: int) -> str:
+    """Call the result ``depth`` times; show the qualified names of the last two."""
+    return (f"g = f\nnames = []\nfor i in range({depth}):\n"
+            "    names = [g.__qualname__[-40:], g.__code__.co_qualname[-40:]]\n    g = g()\n"
+            "print(type(g).__name__, g if type(g) is int else '', names)\n")
 
-    compile(source, "<in>", "exec")
-    with pytest.raises(SyntaxError, match=message):
-        compile(desugar(source), "<out>", "exec")
+
+# Each nests defs in the output past the 100 indentation levels source text can
+# have: the deepest are written at the top (unsugar.hoisting).
+NESTED_DEFS = {
+    "150_nested_lambdas": "f = " + "lambda: " * 150 + "0\n" + _walk_calls(150),
+    "130_lambdas_closing_over_each_other": "f = " + "".join(f"lambda a{i}: " for i in range(130))
+    + " + ".join(f"a{i}" for i in range(130)) + "\ng = f\nfor i in range(130):\n    g = g(i)\n"
+    + "print(g)\n",
+    "120_lambdas_with_defaults_in_a_function": "def outer(k):\n    return "
+    + "".join(f"lambda d{i}=k + {i}: " for i in range(120)) + "d0 + d119\n"
+    + "f = outer(5)\n" + _walk_calls(120).replace("g = g()", "g = g(d0=1) if i == 119 else g()"),
+    "99_nested_classes": "".join("    " * i + f"class C{i}:\n" for i in range(99))
+    + "    " * 99 + "x = [y for y in range(3)]\n"
+    + "c = C0\nfor i in range(1, 99):\n    c = getattr(c, f'C{i}')\nprint(c.x, c.__qualname__[-30:])\n",
+    "99_nested_defs_with_sugar": "".join("    " * i + f"def f{i}(n={i}):\n" for i in range(99))
+    + "    " * 99 + "return [n, *range(2)] if n else None\n"
+    + "".join("    " * i + f"return f{i + 1}\n" for i in range(98, 0, -1))
+    + "g = f0()\nfor i in range(97):\n    g = g()\nprint(g(), g.__qualname__[-20:])\n",
+    "generators_and_a_class_in_140_lambdas": "f = " + "lambda: " * 140
+    + "(x for x in [type('K', (), {'v': 3})])\n" + _walk_calls(139)
+    + "g = g()\nprint(g.__qualname__[-30:], next(g).v)\n",
+}
+if sys.version_info < (3, 12):  # (3.12.1 itself crashes compiling 25 nested comprehensions)
+    NESTED_DEFS["99_nested_comprehensions"] = (
+        "x = " + "[" * 99 + "y" + " for y in range(1)]" * 99 + "\nprint(str(x)[:120])\n"
+    )
+
+
+@pytest.mark.parametrize("shape", NESTED_DEFS)
+def test_defs_nested_past_the_tokenizer_limit_are_hoisted(shape: str) -> None:
+    source = NESTED_DEFS[shape]
+    assert_same(source, check_names=False)
+    assert "_us_hoisted(" in desugar(source)
+
+
+def test_a_hoisted_def_keeps_its_cells_and_names() -> None:
+    """The def made from the template shares the cells of the place it stood:
+    a write through ``nonlocal`` there is seen outside, and back."""
+    source = ("def outer():\n    box = 1\n    f = " + "lambda: " * 110
+              + "[box, bump()]\n    def bump():\n        nonlocal box\n        box += 1\n"
+              + "        return box\n    return f, bump\n"
+              + "f, bump = outer()\n" + _walk_calls(110) + "print(g, bump())\n")
+    assert_same(source, check_names=False)
+
+
+def test_a_thousand_nested_lambdas() -> None:
+    """CPython compiles them; so does the output (about 10 hoists deep)."""
+    source = "f = " + "lambda: " * 1000 + "0\n" + _walk_calls(1000)
+    output = desugar(source)
+    assert not check_source(output)
+    assert output.count("_us_hoisted(") >= 9
+    assert run(output).stdout == run(source).stdout
+
+
+def test_unsugar_run_has_the_headroom_too(tmp_path: Path) -> None:
+    script = tmp_path / "deep.py"
+    script.write_text(NESTED_DEFS["150_nested_lambdas"])
+    done = subprocess.run([sys.executable, "-m", "unsugar", "run", "--no-cache", str(script)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == subprocess.run([sys.executable, str(script)], capture_output=True,
+                                         text=True, check=True).stdout

@@ -7,7 +7,9 @@
 3. :mod:`unsugar.linker`: the helpers, builtins and constants the module
    uses, written at its top.
 4. :mod:`unsugar.printer`: the source text (or, for ``desugar_tree``, the
-   positions ``compile`` needs).
+   positions ``compile`` needs). Text that would nest past the tokenizer's
+   100 levels is linked again and printed with the deepest defs hoisted
+   (:mod:`unsugar.hoisting`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from unsugar import control, linker, printer
+from unsugar import control, hoisting, linker, printer
 from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
 from unsugar.namespaces import module_def
@@ -60,7 +62,10 @@ class Compilation:
     def link(self) -> None:
         """The helpers, builtins and constants used, at the top (:mod:`unsugar.linker`)."""
         self._own = list(self.body)
-        self.body = linker.link(self.unit, self.body, self.runtime)
+        self._link()
+
+    def _link(self) -> None:
+        self.body = linker.link(self.unit, self._own, self.runtime)
         if self.unit.module_def:
             self.body = module_def(self.unit, self.body)
 
@@ -76,10 +81,29 @@ class Compilation:
         """The output source (:mod:`unsugar.printer`; the runtime's text is made once)."""
         known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
         try:
-            text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
+            try:
+                text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
+            except printer.TooDeep:
+                self._hoist()
+                text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
         except printer.NotCore:  # sugar kept
             text = ast.unparse(self.module())
+        except printer.TooDeep as deep:
+            raise _too_deep(deep.args[0]) from None
         return text + "\n" if text else ""
+
+    def _hoist(self) -> None:
+        """Link again with the runtime's ``hoisted``, and hoist the defs that
+        nest past what source text can indent (:mod:`unsugar.hoisting`)."""
+        self.unit.helper("hoisted")
+        self._link()
+        self.body = hoisting.hoist(self.body, self.unit)
+
+
+def _too_deep(stmt: ast.stmt) -> SyntaxError:
+    """What is left too deep once every def is hoisted (nothing known reaches it)."""
+    line = getattr(stmt, "lineno", None)
+    return SyntaxError("too deeply nested to write as source", (None, line, None, None))
 
 
 @contextlib.contextmanager

@@ -25,9 +25,18 @@ class NotCore(Exception):
     """The tree holds a node the printer does not write (kept sugar)."""
 
 
+#: the deepest indentation level CPython's tokenizer reads (``MAXINDENT`` 100)
+MAX_INDENT = 99
+
+
+class TooDeep(Exception):
+    """A statement would be indented past :data:`MAX_INDENT`: ``args[0]``."""
+
+
 def unparse(module: ast.Module, known: Mapping[int, Callable[[int], str]] | None = None) -> str:
     """The source text of core ``module`` (``ast.unparse``'s, but for big
-    integers); :class:`NotCore` if it is not core."""
+    integers); :class:`NotCore` if it is not core, :class:`TooDeep` if it
+    nests past what the tokenizer reads."""
     text = statements(module.body, 0, known)
     return text[1:] if text.startswith("\n") else text
 
@@ -51,6 +60,8 @@ class _Printer:
     def body(self, stmts: list[ast.stmt], indent: int) -> None:
         """Each statement on its own line; every one starts with a newline
         (the module's first is stripped), a ``def`` with a blank line."""
+        if indent > MAX_INDENT:
+            raise TooDeep(stmts[0])
         pad = "\n" + "    " * indent
         write, expr, known = self.write, self.expr, self.known
         for stmt in stmts:

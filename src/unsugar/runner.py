@@ -178,11 +178,25 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
         cached = _read_cache(key)
         if cached is not None:
             return cached
+    # the compiler is imported on the first miss of the cache, not at start-up
+    from unsugar.pipeline import with_headroom
+
+    code, files, prefix = with_headroom(lambda: _desugared_code(data, path, options))
+    code = _retarget(code, files, prefix)
+    if options.cache:
+        _write_cache(key, code)
+    return code
+
+
+def _desugared_code(
+    data: bytes, path: str, options: Options
+) -> tuple[types.CodeType, dict[str, str], str]:
+    """The code of ``data`` desugared, the runtime file of each inlined helper,
+    and the name prefix (run with the headroom the rewrite needs)."""
     tree = ast.parse(data, path)
     compile(tree, path, "exec", dont_inherit=True)  # the errors CPython itself reports
     _busy.active = True  # the tool's own imports are not desugared
     try:
-        # the compiler is imported on the first miss of the cache, not at start-up
         from unsugar.names import choose_prefix, input_names
         from unsugar.pipeline import desugar_tree
 
@@ -192,7 +206,7 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
         )
         files = _place_runtime(module, prefix, options.semantics)
         _repair_positions(module)
-        code = compile(module, path, "exec", dont_inherit=True)
+        return compile(module, path, "exec", dont_inherit=True), files, prefix
     except (ImportError, KeyboardInterrupt):
         raise
     except Exception as exc:
@@ -201,10 +215,6 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
         ) from exc
     finally:
         _busy.active = False
-    code = _retarget(code, files, prefix)
-    if options.cache:
-        _write_cache(key, code)
-    return code
 
 
 def _place_runtime(module: ast.Module, prefix: str, semantics: str) -> dict[str, str]:

@@ -51,21 +51,60 @@ def renamed_function(fn, name, qualname, old, new):
 
 def requalified_consts(consts, old, new):
     """``consts`` with every code object whose qualified name starts with
-    ``old`` renamed to start with ``new``, at any depth."""
-    out = list(consts)
+    ``old`` renamed to start with ``new``, at any depth (without recursion:
+    a thousand lambdas nest a thousand code objects)."""
     code_type = type(rename_function.__code__)
-    index = 0
-    while int.__lt__(index, len(out)):
-        item = list.__getitem__(out, index)
-        if isinstance(item, code_type):
-            qualname = item.co_qualname
+    # each entry: the constants being rebuilt, the next index, the code they are of
+    stack = [[list(consts), 0, None]]
+    while 1:
+        entry = list.__getitem__(stack, int.__sub__(len(stack), 1))
+        items = list.__getitem__(entry, 0)
+        index = list.__getitem__(entry, 1)
+        if int.__lt__(index, len(items)):
+            list.__setitem__(entry, 1, int.__add__(index, 1))
+            item = list.__getitem__(items, index)
+            if isinstance(item, code_type):
+                list.append(stack, [list(item.co_consts), 0, item])
+        else:
+            list.pop(stack)
+            code = list.__getitem__(entry, 2)
+            if code is None:
+                return tuple(items)
+            qualname = code.co_qualname
             if str.startswith(qualname, old):
                 qualname = str.__add__(new, str.__getitem__(qualname, slice(len(old), None)))
-            list.__setitem__(out, index, item.replace(
-                co_qualname=qualname, co_consts=requalified_consts(item.co_consts, old, new),
-            ))
-        index = int.__add__(index, 1)
-    return tuple(out)
+            outer = list.__getitem__(stack, int.__sub__(len(stack), 1))
+            list.__setitem__(list.__getitem__(outer, 0), int.__sub__(list.__getitem__(outer, 1), 1),
+                             code.replace(co_qualname=qualname, co_consts=tuple(items)))
+
+
+#: The code each hoisted def is made of where it stands, by the code of its
+#: stub (see ``hoisted``).
+hoisted_codes = dict()
+
+
+def hoisted(template, stub):
+    """The function a def too deeply nested to write in place makes there
+    (see :mod:`unsugar.hoisting`): ``template`` is the def, written at the
+    top of the module, ``stub`` a def written in its place that closes over
+    the same names. The result has the template's code, named as the stub's
+    (nested code too), and the stub's cells (matched by name) and globals."""
+    stub_code = stub.__code__
+    code = dict.get(hoisted_codes, stub_code)
+    if code is None:
+        code = template.__code__
+        code = code.replace(
+            co_name=stub_code.co_name, co_qualname=stub_code.co_qualname,
+            co_consts=requalified_consts(code.co_consts, str.__add__(code.co_qualname, "."),
+                                         str.__add__(stub_code.co_qualname, ".")),
+        )
+        dict.__setitem__(hoisted_codes, stub_code, code)
+    cells = stub.__closure__
+    if cells is None:
+        cells = ()
+    cells = dict(zip(stub_code.co_freevars, cells, strict=True))
+    closure = tuple(map(cells.__getitem__, code.co_freevars))
+    return type(stub)(code, stub.__globals__, stub.__name__, None, closure)
 
 
 def set_function_defaults(fn, defaults, kwdefaults):
