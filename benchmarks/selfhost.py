@@ -175,7 +175,7 @@ def compare(args: argparse.Namespace, paths: list[Path], scratch: Path) -> int:
         return 1
     print("            every file core (runtime/ apart)")
     where = imported_from(desugared)
-    if where != desugared / PACKAGE.name:
+    if where != (desugared / PACKAGE.name).resolve():
         print(f"ERROR:      PYTHONPATH={desugared} imports unsugar from {where}")
         return 1
 
