@@ -221,9 +221,9 @@ def compare(args: argparse.Namespace, paths: list[Path], scratch: Path) -> int:
     print(f"files:      {len(files_under(inputs))}")
     print(f"identical:  {identical}")
     print(f"different:  {len(different)}")
-    for relative, lines_ in different.items():
+    for relative, diff in different.items():
         print(f"  {relative}")
-        for line in lines_:
+        for line in diff:
             print(f"      {line}")
     print(f"rejected:   {len(rejected)} by both; standard error "
           f"{'identical' if same_errors else 'DIFFERS'} ({len(errors_a)} lines)")
