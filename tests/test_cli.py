@@ -532,11 +532,27 @@ def test_in_place_killed_at_any_moment_leaves_old_or_new_files(tmp_path: Path) -
         time.sleep(chooser.uniform(0.3, 2.5))
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while _processes_naming(tree) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _processes_naming(tree), "a worker outlived its killed parent"
         for path in sorted(tree.glob("*.py")):
             data = path.read_bytes()
             assert data in (text.encode(), (new / path.name).read_bytes()), path
             assert path.stat().st_mode & 0o777 == (source / path.name).stat().st_mode & 0o777
         assert len(list(tree.glob("*.py"))) == 10
+
+
+def _processes_naming(path: Path) -> list[int]:
+    """The processes whose command line names ``path`` (Linux's ``/proc``)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if str(path).encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 class _Terminal(io.StringIO):

@@ -68,8 +68,24 @@ def _results(
 
     if warm is not None:
         warm()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_exit_with, initargs=(os.getpid(),)
+    ) as pool:
         yield from pool.map(work, jobs, chunksize=1)
+
+
+def _exit_with(parent: int) -> None:
+    """In a worker: leave when the process that started it is gone (killed,
+    it cannot say so), rather than wait for work forever."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="unsugar-parent", daemon=True).start()
 
 
 class _Progress:
