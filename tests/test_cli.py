@@ -543,6 +543,25 @@ def test_in_place_killed_at_any_moment_leaves_old_or_new_files(tmp_path: Path) -
         assert len(list(tree.glob("*.py"))) == 10
 
 
+def test_interrupted_run_stops_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C: exit 130, one line, no worker left; files are old or new."""
+    text = (Path(textwrap.__file__)).read_text()
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for i in range(30):
+        (tree / f"m{i}.py").write_text(text)
+    process = subprocess.Popen([sys.executable, "-m", "unsugar", "--in-place", str(tree), "-j", "2"],
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert err.splitlines()[-1] == "unsugar: interrupted" and "Traceback" not in err
+    assert not _processes_naming(tree)
+    written = desugar(text).encode()
+    assert all(path.read_bytes() in (text.encode(), written) for path in tree.glob("*.py"))
+
+
 def _processes_naming(path: Path) -> list[int]:
     """The processes whose command line names ``path`` (Linux's ``/proc``)."""
     found = []

@@ -69,16 +69,20 @@ def _results(
     if warm is not None:
         warm()
     with ProcessPoolExecutor(
-        max_workers=workers, initializer=_exit_with, initargs=(os.getpid(),)
+        max_workers=workers, initializer=_worker_setup, initargs=(os.getpid(),)
     ) as pool:
         yield from pool.map(work, jobs, chunksize=1)
 
 
-def _exit_with(parent: int) -> None:
-    """In a worker: leave when the process that started it is gone (killed,
-    it cannot say so), rather than wait for work forever."""
+def _worker_setup(parent: int) -> None:
+    """In a worker: Ctrl-C is for the run, which stops the pool; and leave
+    when the run is gone (killed, it cannot say so) rather than wait for
+    work forever."""
+    import signal
     import threading
     import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

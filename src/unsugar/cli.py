@@ -488,5 +488,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in commands:
             return commands[args[0]](args[1:])
         return desugar_command(args)
+    except KeyboardInterrupt:  # (a file is written whole or not at all)
+        print("unsugar: interrupted", file=sys.stderr)
+        return 130
     except SystemExit as exit:  # argparse: --help (0) and usage errors (2)
         return exit.code if isinstance(exit.code, int) else 2
