@@ -140,6 +140,7 @@ class Case:
     kind: str = "file"
     filename: str = "case.py"
     slow: bool = False
+    xfail: str = ""  # why unsugar does not yet do what CPython does
 
     def bytes(self) -> bytes:
         return self.data() if callable(self.data) else self.data
@@ -284,6 +285,25 @@ CASES = [
             print(ns.five, ns.{FI}ve, H(xfi=2, \N{LATIN SMALL LIGATURE FF}=3), C.l, sorted(vars(ns)))
             print(C.__name__, H.__name__, path.__name__, sorted(vars(C))[-1])
             """).encode()),
+    Case("nfkc-keyword-names", "names NFKC makes keywords (`ｉｆ`, `ｃｌａｓｓ`): parameters, locals, "
+         "nonlocal, keyword arguments, a function",
+         textwrap.dedent("""\
+            def f(ｉｆ=2, *, ｃｌａｓｓ=3, **ｋｗ):
+                ｗｈｉｌｅ = ｉｆ + ｃｌａｓｓ
+                def g():
+                    nonlocal ｗｈｉｌｅ
+                    ｗｈｉｌｅ += 1
+                    return ｗｈｉｌｅ
+                return g(), sorted(locals())
+            print(f(), f(ｉｆ=5, ｃｌａｓｓ=1, ｉｍｐｏｒｔ=0), dict(ｌａｍｂｄａ=1))
+            def ｒｅｔｕｒｎ():
+                return 7
+            print(globals()["return"](), ｒｅｔｕｒｎ.__name__)
+            """).encode()),
+    Case("nfkc-none", "`Ｎｏｎｅ = 1`: a name NFKC makes `None` (CPython stores it)",
+         "Ｎｏｎｅ = 1\nprint(globals()['None'], None)\n".encode(),
+         xfail="an AST cannot hold the name None: the pipeline's compile of the tree "
+               "(check_compiles) raises ValueError where CPython's compile of the text accepts it"),
     Case("non-ascii-names", "non-ASCII names left as they are (`café`, `π`, `変数`)",
          "café = 1\nπ = 3.14\n変数 = café + π\nprint(sorted(k for k in globals() if k[0] > 'z'))\n"
          .encode()),
@@ -586,7 +606,11 @@ def run_case(case: Case, work: Path) -> Row:
 # ------------------------------------------------------------------- tests
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.slow else []) for c in CASES],
+    [
+        pytest.param(c, id=c.name, marks=[pytest.mark.slow] * c.slow + (
+            [pytest.mark.xfail(reason=c.xfail, strict=True)] if c.xfail else []))
+        for c in CASES
+    ],
 )
 def test_hostile_input(case: Case, tmp_path: Path) -> None:
     row = run_case(case, tmp_path)
