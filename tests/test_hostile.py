@@ -229,6 +229,11 @@ CASES = [
     Case("formfeed-in-string", "a raw form feed inside a string", b"print(ascii('a\x0cb'))\n"),
     Case("mixed-endings", "LF, CRLF and CR in one file", b"x = 1\ny = 2\r\nz = 3\rprint(x, y, z)\n"),
     Case("no-final-newline", "no newline at the end", b"print(1)"),
+    Case("ctrl-z", "a Ctrl-Z (\\x1a) line, as old DOS editors end files", b"print(1)\n\x1a\n"),
+    Case("bom-mid-file", "a U+FEFF in the middle of the code", "x = 1\n\ufeffprint(x)\n".encode()),
+    Case("nbsp", "a no-break space in code", "x =\u00a01\n".encode()),
+    Case("cr-in-cookie-file-crlf", "a cookie on line 2, CRLF endings, latin-1 text",
+         b"#!/usr/bin/env python\r\n# coding: latin-1\r\nprint(ascii('\xe9'))\r\n"),
     # indentation
     Case("formfeed-indent", "a form feed before an indent", b"if 1:\n\x0c    print(1)\n    print(2)\n"),
     Case("formfeed-line", "a form feed alone on a line in a block",
@@ -348,8 +353,9 @@ def python(path: Path, work: Path) -> Run:
     report.unlink(missing_ok=True)
     env = {**os.environ, "PYTHONPATH": str(hook), "HOSTILE_REPORT": str(report),
            "PYTHONIOENCODING": "utf-8"}
+    size = path.stat().st_size if path.is_file() else 0
     done = subprocess.run([sys.executable, str(path)], capture_output=True, env=env,
-                          cwd=work, timeout=300)
+                          cwd=work, timeout=120 + size / 4000)  # 90 MB compile: minutes
     error = json.loads(report.read_text("utf-8")) if report.exists() else None
     return Run(done.returncode, done.stdout.decode("utf-8", "replace"),
                done.stderr.decode("utf-8", "replace"), error)
@@ -573,10 +579,9 @@ def run_unreadable_case(case: Case, work: Path) -> Row:
         got = unsugar(str(path), "-o", str(out))
         good = work / "good.py"
         good.write_text("x = 0\nprint(not x)\n")
-        if path.parent == work:  # never --in-place on a file of /proc
-            both = unsugar("--in-place", str(path), str(good))
-            if both.status != 1 or check_source(good.read_text(), "good.py"):
-                row.problems.append(f"--in-place with another file: exit {both.status}")
+        both = unsugar("--diff", str(path), str(good))  # (never --in-place on /proc)
+        if both.status != 1 or "+++ " not in both.stdout or both.stderr != got.stderr:
+            row.problems.append(f"--diff with another file: exit {both.status}, {both.stderr!r}")
     row.cpython = describe_python(reference, path) if reference else \
         "(a file unreadable to root cannot be made here)"
     if reference and reference.status == 0:
@@ -584,7 +589,8 @@ def run_unreadable_case(case: Case, work: Path) -> Row:
     if got.status != 1 or got.stderr != f"{path}: Permission denied\n" or out.exists():
         row.problems.append(f"exit {got.status}: {got.stderr!r}")
     shown = "FILE" if path.parent == work else str(path)
-    row.unsugar = f"exit {got.status}: `{got.stderr.strip().replace(str(path), shown)}`"
+    row.unsugar = f"exit {got.status}: `{got.stderr.strip().replace(str(path), shown)}`; " \
+        f"with --diff and another file: its diff printed, exit {both.status}"
     if not real:
         row.unsugar += " (reading made to fail in-process)"
     if reference:
