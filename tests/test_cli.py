@@ -330,8 +330,9 @@ def test_byte_order_mark_and_crlf(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"x = 1\ny = '\xff'\n", r":2:6: cannot decode as utf-8: invalid start byte"),
-        (b"# coding: klingon\nx = 1\n", r":1:1: unknown encoding: klingon"),
+        (b"x = 1\ny = '\xff'\n", r":2:6: Non-UTF-8 code starting with '\\xff' in file \S+ "
+         r"on line 2, but no encoding declared; see https://peps\.python\.org/pep-0263/ for details"),
+        (b"# coding: klingon\nx = 1\n", r":1:11: encoding problem: klingon"),
         (b"x = 1\ny = = 2\n", r":2:5: invalid syntax"),
         (b"x = (1,\n", r":1:5: '\(' was never closed"),
     ],

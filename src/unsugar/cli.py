@@ -17,14 +17,17 @@ the other files of the run are still processed.
 from __future__ import annotations
 
 import argparse
+import ast
+import codecs
 import contextlib
 import difflib
 import io
 import os
+import re
 import shutil
 import sys
 import tempfile
-import tokenize
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -46,19 +49,163 @@ class Failure(Exception):
 
 
 # ------------------------------------------------------------------ reading
+# How ``python FILE`` decodes a source file (the C tokenizer reading a file,
+# the same on 3.11 to 3.13), reproduced so that a file fails here exactly when
+# and as it fails there: a UTF-8 byte order mark; a PEP 263 cookie in a
+# comment on line 1, or on line 2 after a blank or comment line; without
+# either, every line must be UTF-8; a NUL byte is an error on its line.
+_COOKIE = re.compile(rb"[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+_NOT_CODE = re.compile(rb"[ \t\f]*(?:[#\r\n]|$)")
+_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+_UTF8_TAIL = re.compile(rb"utf-8(?:-.*)?")
+_LATIN1 = re.compile(rb"(?:latin-1|iso-8859-1|iso-latin-1)(?:-.*)?")
+
+
+def _normal_encoding(name: bytes) -> bytes:
+    """The name the tokenizer gives a cookie's encoding (``get_normal_name``)."""
+    key = name[:12].lower().replace(b"_", b"-")
+    if _UTF8_TAIL.fullmatch(key):
+        return b"utf-8"
+    if _LATIN1.fullmatch(key):
+        return b"iso-8859-1"
+    return name
+
+
+def _column(line: bytes, end: int) -> int:
+    """The 1-based column, in characters, of byte ``end`` of ``line``."""
+    return len(line[:end].decode("utf-8", "replace")) + 1
+
+
 def decode(data: bytes, name: str) -> str:
-    """``data`` decoded as PEP 263 says (BOM, coding cookie, else UTF-8), newlines as ``\\n``."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:  # an unknown encoding, or a cookie that contradicts a BOM
-        raise Failure(f"{name}:1:1: {exc.msg}") from None
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise Failure(f"{name}:{line}:{col}: cannot decode as {encoding}: {exc.reason}") from None
+    """``data`` decoded as ``python FILE`` decodes it, newlines as ``\\n``.
+
+    A file ``python`` refuses raises :class:`Failure` with its message:
+    ``Non-UTF-8 code starting with ...``, ``encoding problem: ...``,
+    ``source code cannot contain null bytes``, ``(unicode error) ...``.
+    """
+    bom = data.startswith(codecs.BOM_UTF8)
+    body = data[len(codecs.BOM_UTF8):] if bom else data
+    declared = b"utf-8" if bom else None
+    header = 0  # with a cookie: the end of its line, where its codec takes over
+    for number, match in enumerate(_LINE.finditer(body), 1):
+        line = match.group().partition(b"\0")[0]  # the tokenizer sees a C string
+        cookie = _COOKIE.match(line)
+        if cookie:
+            encoding = _normal_encoding(cookie.group(1))
+            if bom and encoding != b"utf-8":
+                raise Failure(f"{name}:{number}:{cookie.start(1) + 1}: encoding problem: "
+                              f"{encoding.decode()} with BOM")
+            declared, header = encoding, match.end()
+            break
+        if declared is None:
+            _check_utf8(match.group(), number, name)
+        _check_nul(match.group(), number, name)
+        if number == 2 or not _NOT_CODE.match(line):
+            break
+    if declared is None or declared == b"utf-8":
+        text = _decode_utf8(data, len(data) - len(body), name, strict=declared is None)
+    else:
+        text = _decode_declared(body, header, declared.decode("ascii"), name)
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _check_utf8(line: bytes, number: int, name: str) -> None:
+    """The tokenizer's check of a line when no encoding is declared: UTF-8 up to a NUL."""
+    part = line.partition(b"\0")[0]
+    try:
+        part.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Failure(
+            f"{name}:{number}:{_column(part, exc.start)}: Non-UTF-8 code starting with "
+            f"'\\x{part[exc.start]:02x}' in file {name} on line {number}, but no encoding "
+            "declared; see https://peps.python.org/pep-0263/ for details"
+        ) from None
+
+
+def _check_nul(line: bytes | str, number: int, name: str) -> None:
+    """The tokenizer's check of each line it reads: no NUL."""
+    if isinstance(line, bytes):
+        nul = line.find(b"\0")
+        column = _column(line, nul)
+    else:
+        nul = line.find("\0")
+        column = nul + 1
+    if nul >= 0:
+        raise Failure(f"{name}:{number}:{column}: source code cannot contain null bytes")
+
+
+def _line_of(data: bytes, offset: int) -> tuple[int, bytes]:
+    """The number and the bytes of the line holding byte ``offset`` (``\\r\\n``,
+    ``\\r`` and ``\\n`` end lines)."""
+    start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
+    number = (data.count(b"\n", 0, start) + data.count(b"\r", 0, start)
+              - data.count(b"\r\n", 0, start) + 1)
+    ends = [found for found in (data.find(b"\n", offset), data.find(b"\r", offset)) if found >= 0]
+    return number, data[start:min(ends, default=len(data))]
+
+
+def _decode_utf8(data: bytes, skip: int, name: str, *, strict: bool) -> str:
+    """``data[skip:]`` (after a byte order mark) read as UTF-8. Without a cookie
+    or a mark (``strict``) each line must be UTF-8; with one, bytes that are
+    not UTF-8 fail only where the parser decodes them (in a string or a name,
+    not in a comment)."""
+    nul = data.find(b"\0", skip)
+    try:
+        text = data[skip:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = skip + exc.start
+    else:
+        bad = len(data)
+        if nul < 0:
+            return text
+    if nul < 0:
+        nul = len(data)
+    if strict and bad < nul:  # a NUL first on its line hides the rest of the line
+        number, line = _line_of(data[skip:], bad - skip)
+        _check_utf8(line, number, name)
+    if nul < len(data):
+        number, line = _line_of(data[skip:], nul - skip)
+        _check_nul(line, number, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(data, name)
+        except SyntaxError as error:
+            if error.msg.startswith("(unicode error)"):
+                raise Failure(
+                    f"{name}:{error.lineno or 1}:{error.offset or 1}: {error.msg}"
+                ) from None
+    return data[skip:].decode("utf-8", "replace")
+
+
+def _decode_declared(body: bytes, header: int, encoding: str, name: str) -> str:
+    """``body`` after the cookie's line, read as the tokenizer reads it: through
+    ``io.open(..., encoding=encoding)`` from the cookie line's last byte. A
+    failure of the first read (8 KB) is an ``encoding problem``; a later one
+    a ``(unicode error)`` on the last line read before it."""
+    first = body[:header]
+    number = first.count(b"\n") + first.count(b"\r") - first.count(b"\r\n")
+    try:
+        stream = io.TextIOWrapper(io.BytesIO(body[header - 1:]), encoding=encoding, newline=None)
+        stream.readline()  # the end of the cookie's line
+    except Exception:  # noqa: BLE001  (an unknown codec, a failing decoder: all one to CPython)
+        cookie_line, line = _line_of(body, header - 1)
+        cookie = _COOKIE.match(line)
+        column = cookie.start(1) + 1 if cookie else 1
+        raise Failure(f"{name}:{cookie_line}:{column}: encoding problem: {encoding}") from None
+    _check_nul(*_line_of(body, header - 1)[::-1], name)
+    lines = [first.decode(encoding, "replace")]
+    while True:
+        try:
+            line = stream.readline()
+        except Exception as exc:  # noqa: BLE001
+            message = f"(unicode error) {exc}" if isinstance(exc, UnicodeError) else str(exc)
+            raise Failure(f"{name}:{number}:1: {message}") from None
+        if not line:
+            return "".join(lines)
+        number += 1
+        _check_nul(line, number, name)
+        lines.append(line)
 
 
 def read_source(path: str) -> str:

@@ -15,6 +15,7 @@ text of the statement at that indent, starting with its newline.
 from __future__ import annotations
 
 import ast
+import keyword
 from collections.abc import Callable, Mapping
 
 #: integers at least this large are written in hexadecimal
@@ -31,6 +32,18 @@ MAX_INDENT = 99
 
 class TooDeep(Exception):
     """A statement would be indented past :data:`MAX_INDENT`: ``args[0]``."""
+
+
+#: names that are keywords: only NFKC makes them (``ｉｆ`` is the name ``if``)
+KEYWORDS = frozenset(keyword.kwlist)
+
+
+def name(identifier: str) -> str:
+    """``identifier`` as source text: a keyword gets a full-width first letter,
+    which the parser's NFKC turns back into the name (``if`` is written ``ｉf``)."""
+    if identifier in KEYWORDS:
+        return chr(ord(identifier[0]) + 0xFEE0) + identifier[1:]
+    return identifier
 
 
 def unparse(module: ast.Module, known: Mapping[int, Callable[[int], str]] | None = None) -> str:
@@ -75,14 +88,14 @@ class _Printer:
                 targets = stmt.targets
                 if len(targets) != 1 or type(targets[0]) is not ast.Name:
                     raise NotCore
-                write(f"{pad}{targets[0].id} = {expr(stmt.value)}")
+                write(f"{pad}{name(targets[0].id)} = {expr(stmt.value)}")
             elif kind is ast.Expr:
                 value = stmt.value
                 write(pad + (self.yield_(value) if type(value) is ast.Yield else expr(value)))
             elif kind is ast.FunctionDef:
                 if stmt.decorator_list or stmt.returns is not None or getattr(stmt, "type_params", None):
                     raise NotCore
-                write(f"{pad}def {stmt.name}({self.parameters(stmt.args)}):")
+                write(f"{pad}def {name(stmt.name)}({self.parameters(stmt.args)}):")
                 self.body(stmt.body, indent + 1)
             elif kind is ast.Return:
                 write(pad + ("return" if stmt.value is None else f"return {expr(stmt.value)}"))
@@ -106,7 +119,7 @@ class _Printer:
                     raise NotCore
                 write(pad + ("raise" if stmt.exc is None else f"raise {expr(stmt.exc)}"))
             elif kind is ast.Nonlocal:
-                write(f"{pad}nonlocal {', '.join(stmt.names)}")
+                write(f"{pad}nonlocal {', '.join(map(name, stmt.names))}")
             else:
                 raise NotCore
 
@@ -132,7 +145,7 @@ class _Printer:
     def arg(arg: ast.arg) -> str:
         if arg.annotation is not None:
             raise NotCore
-        return arg.arg
+        return name(arg.arg)
 
     def yield_(self, node: ast.Yield) -> str:
         return "yield" if node.value is None else f"yield {self.expr(node.value)}"
@@ -141,14 +154,14 @@ class _Printer:
         """An expression where a ``yield`` needs parentheses."""
         kind = type(node)
         if kind is ast.Name:
-            return node.id
+            return name(node.id)
         if kind is ast.Call:
             expr = self.expr
             items = [
                 f"*{expr(arg.value)}" if type(arg) is ast.Starred else expr(arg) for arg in node.args
             ]
             items += [
-                f"**{expr(kw.value)}" if kw.arg is None else f"{kw.arg}={expr(kw.value)}"
+                f"**{expr(kw.value)}" if kw.arg is None else f"{name(kw.arg)}={expr(kw.value)}"
                 for kw in node.keywords
             ]
             return f"{expr(node.func)}({', '.join(items)})"
