@@ -154,7 +154,8 @@ class _Printer:
         """An expression where a ``yield`` needs parentheses."""
         kind = type(node)
         if kind is ast.Name:
-            return name(node.id)
+            identifier = node.id
+            return name(identifier) if identifier in KEYWORDS else identifier
         if kind is ast.Call:
             expr = self.expr
             items = [
