@@ -26,6 +26,7 @@ import argparse
 import collections
 import functools
 import hashlib
+import itertools
 import multiprocessing
 import os
 import sys
@@ -113,7 +114,10 @@ def tasks(count: int, chunk_size: int, node_share: float, seed: int, run_share: 
         for number, start in enumerate(range(0, total, chunk_size)):
             todo.append((kind, seed * 100_003 + number * 2 + (kind == "node"),
                          min(chunk_size, total - start), run_share, timeout))
-    return sorted(todo, key=lambda t: -t[2] * (5 if t[0] == "node" else 1))
+    # the slow from_node chunks first, then alternating, so a stopped run has both
+    grammar = [t for t in todo if t[0] == "grammar"]
+    node = [t for t in todo if t[0] == "node"]
+    return [t for pair in itertools.zip_longest(node, grammar) for t in pair if t]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,13 +125,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=20_000, help="programs to draw")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--chunk", type=int, default=1000, help="programs per hypothesis run")
-    parser.add_argument("--node-share", type=float, default=0.2,
+    parser.add_argument("--chunk", type=int, default=500, help="programs per hypothesis run")
+    parser.add_argument("--node-share", type=float, default=0.05,
                         help="share drawn with from_node (the rest from_grammar)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per run")
     parser.add_argument("--run-share", type=float, default=1.0,
                         help="share of the programs that are run and compared (chosen by hash)")
     parser.add_argument("--save", type=Path, help="write failing programs here")
+    parser.add_argument("--minutes", type=float, default=0.0,
+                        help="stop after this long (chunks still running are dropped)")
     args = parser.parse_args(argv)
 
     start = time.monotonic()
@@ -137,30 +143,42 @@ def main(argv: list[str] | None = None) -> int:
     by_kind: collections.Counter[str] = collections.Counter()
     failures: list[dict] = []
     seen: set[str] = set()
-    drawn = 0
+    drawn = done = 0
+    stopped = ""
     with multiprocessing.Pool(args.jobs) as pool:
-        for done, (draws, results) in enumerate(pool.imap_unordered(chunk, todo), 1):
-            drawn += draws
-            for row in results:
-                if row["source"] in seen:
-                    continue
-                seen.add(row["source"])
-                counts["tried"] += 1
-                by_kind[row["kind"]] += 1
-                for stage in generated_checks.STAGES:
-                    if row.get(stage):
-                        counts[stage] += 1
-                if row.get("agreed") is not None:
-                    counts["ran"] += 1
-                if row["stage"]:
-                    failures.append(row)
-            print(f"[{done}/{len(todo)}] {counts['tried']} programs, {len(failures)} failures, "
-                  f"{time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+        try:
+            finished = pool.imap_unordered(chunk, todo)
+            for done, (draws, results) in enumerate(finished, 1):  # noqa: B007
+                drawn += draws
+                for row in results:
+                    if row["source"] in seen:
+                        continue
+                    seen.add(row["source"])
+                    counts["tried"] += 1
+                    by_kind[row["kind"]] += 1
+                    for stage in generated_checks.STAGES:
+                        if row.get(stage):
+                            counts[stage] += 1
+                    if row.get("agreed") is not None:
+                        counts["ran"] += 1
+                    if row["stage"]:
+                        failures.append(row)
+                        print(f"FAILED {row['stage']}: {row['failure']}\n{row['source']!r}",
+                              file=sys.stderr, flush=True)
+                print(f"[{done}/{len(todo)}] {counts['tried']} programs, {len(failures)} failures, "
+                      f"{time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+                if args.minutes and time.monotonic() - start > 60 * args.minutes:
+                    stopped = f"stopped after {args.minutes:g} minutes"
+                    break
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        pool.terminate()
 
     elapsed = time.monotonic() - start
     print(f"seed {args.seed}: {drawn} drawn, {counts['tried']} distinct "
           f"({by_kind['grammar']} from_grammar, {by_kind['node']} from_node), "
-          f"{args.jobs} jobs, {elapsed:.0f} s")
+          f"{args.jobs} jobs, {elapsed:.0f} s, {done} of {len(todo)} chunks"
+          + (f" ({stopped})" if stopped else ""))
     width = max(len(label) for _, label in ROWS)
     for key, label in ROWS:
         print(f"  {label:<{width}}  {counts[key]:>6}")
