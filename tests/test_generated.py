@@ -54,3 +54,12 @@ def test_programs_from_the_tree(source: str) -> None:
 def test_generated_programs_run_the_same(source: str) -> None:
     assert_checks(source, run=True)
 
+
+
+def test_the_checks_see_a_difference() -> None:
+    from generated_checks import compare, runnable
+
+    assert compare("print(1)", "print(2)", timeout=5).startswith("stdout differs")
+    assert compare("1 / 0", "[][0]", timeout=5).startswith("error differs")
+    assert compare("x = 1", "x = (1).real", timeout=5) == ""
+    assert not runnable("import os") and not runnable("open('f')") and runnable("print(A)")
