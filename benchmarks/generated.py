@@ -50,6 +50,7 @@ ROWS = (
     ("ran", "run and compared"),
     ("agreed", "agreed"),
 )
+# (then "not run: CPython runs no such file": generated_checks.NOT_A_FILE)
 
 
 @functools.cache
@@ -96,7 +97,8 @@ def chunk(task: tuple[str, int, int, float, float]) -> tuple[int, list[dict]]:
                             "failure": f"{type(exc).__name__}: {exc}"})
             return
         row = {stage: getattr(verdict, stage) for stage in generated_checks.STAGES}
-        row.update(source=source, kind=kind, stage=verdict.stage, failure=verdict.failure)
+        row.update(source=source, kind=kind, stage=verdict.stage, failure=verdict.failure,
+                   not_a_file="not_run" in verdict.details)
         results.append(row)
 
     with warnings.catch_warnings():
@@ -161,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
                             counts[stage] += 1
                     if row.get("agreed") is not None:
                         counts["ran"] += 1
+                    if row.get("not_a_file"):
+                        counts["not_a_file"] += 1
                     if row["stage"]:
                         failures.append(row)
                         print(f"FAILED {row['stage']}: {row['failure']}\n{row['source']!r}",
@@ -182,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     width = max(len(label) for _, label in ROWS)
     for key, label in ROWS:
         print(f"  {label:<{width}}  {counts[key]:>6}")
+    print(f"  {'not run: CPython runs no such file':<{width}}  {counts['not_a_file']:>6}")
     print(f"  {'failures':<{width}}  {len(failures):>6}")
     for row in failures:
         print(f"\n{row['stage']} ({row['kind']}): {row['failure']}\n--- program:\n{row['source']}")

@@ -150,13 +150,22 @@ def run_program(source: str, timeout: float) -> Run:
     return Run(_ADDRESS.sub(b"", stdout), _ADDRESS.sub(b"", error), False)
 
 
+#: What ``compare`` says when CPython's file tokenizer rejects a source that
+#: ``compile()`` accepts (``"\r\n\\\r\n"``: a continuation backslash on the last
+#: line, after ``\r\n`` line ends): the original does not run, nothing to compare.
+NOT_A_FILE = "the original does not run as a file (SyntaxError), though compile() accepts it"
+
+
 def compare(source: str, output: str, timeout: float) -> str:
     """Run both programs; what differs ("" when they agree). Both timing out
-    agrees; when one alone times out, both run again with four times as long."""
+    agrees; when one alone times out, both run again with four times as long.
+    :data:`NOT_A_FILE` when the original fails to compile as a file."""
     for limit in (timeout, 4 * timeout):
         original, rewritten = run_program(source, limit), run_program(output, limit)
         if original.timed_out == rewritten.timed_out:
             break
+    if original.error.startswith(b"SyntaxError") and "SyntaxError" not in source:
+        return NOT_A_FILE
     if original.timed_out != rewritten.timed_out:
         late = "desugared" if rewritten.timed_out else "original"
         return f"only the {late} program timed out ({4 * timeout:g} s)"
@@ -204,6 +213,9 @@ def check(source: str, run: bool = True, timeout: float = 5.0) -> Verdict:
     verdict.idempotent = True
     if run and runnable(source):
         difference = compare(source, output, timeout)
+        if difference == NOT_A_FILE:
+            verdict.details["not_run"] = difference
+            return verdict
         if difference:
             return fail("agreed", difference)
         verdict.agreed = True

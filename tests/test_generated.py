@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from generated_checks import check, explain
+from generated_checks import check, compare, explain, runnable
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
@@ -55,11 +55,15 @@ def test_generated_programs_run_the_same(source: str) -> None:
     assert_checks(source, run=True)
 
 
-
 def test_the_checks_see_a_difference() -> None:
-    from generated_checks import compare, runnable
-
     assert compare("print(1)", "print(2)", timeout=5).startswith("stdout differs")
     assert compare("1 / 0", "[][0]", timeout=5).startswith("error differs")
     assert compare("x = 1", "x = (1).real", timeout=5) == ""
     assert not runnable("import os") and not runnable("open('f')") and runnable("print(A)")
+
+
+def test_a_program_only_compile_accepts_is_not_run() -> None:
+    # found by benchmarks/generated.py: compile() accepts a continuation backslash
+    # on the last line after \r\n line ends, running the file does not
+    verdict = check("\r\n\\\r\n", run=True)
+    assert verdict.ok and verdict.agreed is None and verdict.details["not_run"]
