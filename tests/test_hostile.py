@@ -305,9 +305,8 @@ CASES = [
             print(globals()["return"](), ｒｅｔｕｒｎ.__name__)
             """).encode()),
     Case("nfkc-none", "`Ｎｏｎｅ = 1`: a name NFKC makes `None` (CPython stores it)",
-         "Ｎｏｎｅ = 1\nprint(globals()['None'], None)\n".encode(),
-         xfail="an AST cannot hold the name None: the pipeline's compile of the tree "
-               "(check_compiles) raises ValueError where CPython's compile of the text accepts it"),
+         "Ｎｏｎｅ = 1\nprint(globals()['None'], None, Ｎｏｎｅ)\ndef f(Ｔｒｕｅ):\n"
+         "    return Ｔｒｕｅ + 1\nprint(f(2))\n".encode()),
     Case("non-ascii-names", "non-ASCII names left as they are (`café`, `π`, `変数`)",
          "café = 1\nπ = 3.14\n変数 = café + π\nprint(sorted(k for k in globals() if not k.isascii()))\n"
          .encode()),

@@ -103,6 +103,17 @@ def test_missing_script(tmp_path: Path, env: dict[str, str]) -> None:
     assert_same_run([str(tmp_path / "missing.py")], env, tmp_path)
 
 
+def test_a_name_only_text_can_hold(tmp_path: Path, env: dict[str, str]) -> None:
+    """NFKC makes ``Ｎｏｎｅ`` the name None, which no syntax tree holds: the
+    module is compiled from the desugared text (cached too)."""
+    (tmp_path / "prog.py").write_text(
+        "Ｎｏｎｅ = 1\nprint(globals()['None'], None, Ｎｏｎｅ)\n"
+        "def f(Ｔｒｕｅ):\n    return Ｔｒｕｅ + 1\nprint(f(2))\n"
+    )
+    for _ in range(2):
+        assert assert_same_run(["prog.py"], env, tmp_path) == "1 None 1\n3\n"
+
+
 def test_script_globals_match_python(tmp_path: Path, env: dict[str, str]) -> None:
     (tmp_path / "prog.py").write_text(
         "import sys\n"

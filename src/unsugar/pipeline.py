@@ -177,14 +177,20 @@ def _compiled(tree: ast.Module, keep: Iterable[str], runtime: str, semantics: st
     return compilation
 
 
-def check_compiles(tree: ast.Module, filename: str) -> None:
+def check_compiles(tree: ast.Module, filename: str, source: str | None = None) -> None:
     """Raise the ``SyntaxError`` CPython's compiler raises for ``tree`` (what
     parsing accepts but compiling does not: ``return`` outside a function,
     ``nonlocal`` at module level, a duplicate parameter...); its warnings are
-    not shown."""
+    not shown. A tree cannot name ``None``, ``True`` or ``False``, which NFKC
+    makes of ``Ｎｏｎｅ``: then the ``source`` it was parsed from is compiled."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        compile(tree, filename, "exec", dont_inherit=True)
+        try:
+            compile(tree, filename, "exec", dont_inherit=True)
+        except ValueError:
+            if source is None:
+                raise
+            compile(source, filename, "exec", dont_inherit=True)
 
 
 def desugar_tree(
@@ -214,7 +220,7 @@ def desugar(
     def rewrite() -> str:
         with collector_paused():
             tree = ast.parse(source, filename)
-            check_compiles(tree, filename)
+            check_compiles(tree, filename, source)
             return _compiled(tree, keep, runtime, semantics).text()
 
     return with_headroom(rewrite)

@@ -29,6 +29,7 @@ import copy
 import hashlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import marshal
 import os
 import runpy
@@ -194,13 +195,22 @@ def _desugared_code(
     """The code of ``data`` desugared, the runtime file of each inlined helper,
     and the name prefix (run with the headroom the rewrite needs)."""
     tree = ast.parse(data, path)
-    compile(tree, path, "exec", dont_inherit=True)  # the errors CPython itself reports
+    try:
+        compile(tree, path, "exec", dont_inherit=True)  # the errors CPython itself reports
+        text = None
+    except ValueError:  # a name NFKC makes None (``Ｎｏｎｅ``): no tree holds it, text does
+        text = importlib.util.decode_source(data)
+        compile(text, path, "exec", dont_inherit=True)
     _busy.active = True  # the tool's own imports are not desugared
     try:
         from unsugar.names import choose_prefix, input_names
-        from unsugar.pipeline import desugar_tree
+        from unsugar.pipeline import desugar, desugar_tree
 
         prefix = choose_prefix(input_names(tree))
+        if text is not None:  # (its lines are the output's)
+            text = desugar(text, filename=path, keep=options.keep, runtime=options.runtime,
+                           semantics=options.semantics)
+            return compile(text, path, "exec", dont_inherit=True), {}, prefix
         module = desugar_tree(
             tree, keep=options.keep, runtime=options.runtime, semantics=options.semantics
         )
