@@ -53,7 +53,7 @@ from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import control_rule
-from unsugar.trees import children
+from unsugar.trees import children, core_bound_names
 from unsugar.unit import Unit
 
 IF = control_rule(
@@ -220,7 +220,7 @@ class Flow:
                 at = outlined.where.index(outlined.define)
                 outlined.where[at:at + 2] = self.segment(outlined.flag, outlined.define.body)
                 continue
-            names = sorted(_bound_names(outlined.define.body))
+            names = sorted(core_bound_names(outlined.define.body))
             if self.kind == "module":
                 outlined.define.body = _as_global_stores(outlined.define.body, self.unit)
             elif names:
@@ -822,28 +822,6 @@ class Flow:
         for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
             part.body = self.new_block(part.body)
         return node
-
-
-def _bound_names(stmts: list[ast.stmt]) -> set[str]:
-    """The names that ``stmts`` (core statements) bind in their scope."""
-    names: set[str] = set()
-    for stmt in stmts:
-        if isinstance(stmt, ast.Assign):
-            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            names.add(stmt.name)
-        for inner in _blocks(stmt):
-            names |= _bound_names(inner)
-    return names
-
-
-def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement lists inside ``stmt`` that run in its scope."""
-    if isinstance(stmt, ast.While):
-        return [stmt.body]
-    if isinstance(stmt, ast.Try):
-        return [stmt.body, *(h.body for h in stmt.handlers)]
-    return []
 
 
 def _as_global_stores(stmts: list[ast.stmt], unit: Unit) -> list[ast.stmt]:

@@ -33,6 +33,7 @@ import ast
 
 from unsugar import builder as b
 from unsugar.printer import MAX_INDENT
+from unsugar.trees import core_blocks, core_bound_names, walk
 from unsugar.unit import Unit
 
 
@@ -49,50 +50,28 @@ def _reach(define: ast.FunctionDef) -> int:
 
 
 def _statement_reach(stmt: ast.stmt) -> int:
-    kind = type(stmt)
-    if kind is ast.FunctionDef:
+    if type(stmt) is ast.FunctionDef:
         return 1
-    if kind is ast.While:
-        return 1 + max(map(_statement_reach, stmt.body), default=0)
-    if kind is ast.Try:
-        blocks = [stmt.body, *(handler.body for handler in stmt.handlers)]
-        return 1 + max(_statement_reach(s) for block in blocks for s in block)
-    return 0
+    blocks = core_blocks(stmt)
+    return 1 + max(_statement_reach(s) for block in blocks for s in block) if blocks else 0
 
 
 def _own_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """The statements of a def's own code (not those of nested defs)."""
     out: list[ast.stmt] = []
-    todo = list(reversed(body))
-    while todo:
-        stmt = todo.pop()
+    for stmt in body:
         out.append(stmt)
-        if type(stmt) is ast.While:
-            todo += reversed(stmt.body)
-        elif type(stmt) is ast.Try:
-            for block in reversed([stmt.body, *(h.body for h in stmt.handlers)]):
-                todo += reversed(block)
+        for block in core_blocks(stmt):
+            out += _own_statements(block)
     return out
 
 
 def _scope(define: ast.FunctionDef) -> tuple[set[str], set[str], list[ast.FunctionDef]]:
     """The names ``define`` binds, those it declares ``nonlocal``, and its nested defs."""
-    bound = {arg.arg for arg in b.parameters(define.args)}
-    declared: set[str] = set()
-    nested: list[ast.FunctionDef] = []
-    for stmt in _own_statements(define.body):
-        kind = type(stmt)
-        if kind is ast.FunctionDef:
-            bound.add(stmt.name)
-            nested.append(stmt)
-        elif kind is ast.Nonlocal:
-            declared.update(stmt.names)
-        elif kind is ast.Assign:
-            bound.update(t.id for t in stmt.targets if type(t) is ast.Name)
-    return bound, declared, nested
-
-
-_COMPOUND = (ast.FunctionDef, ast.While, ast.Try)
+    bound = core_bound_names(define.body) | {arg.arg for arg in b.parameters(define.args)}
+    own = _own_statements(define.body)
+    declared = {name for stmt in own if type(stmt) is ast.Nonlocal for name in stmt.names}
+    return bound, declared, [stmt for stmt in own if type(stmt) is ast.FunctionDef]
 
 
 def _free_names(define: ast.FunctionDef) -> set[str]:
@@ -103,10 +82,13 @@ def _free_names(define: ast.FunctionDef) -> set[str]:
         kind = type(stmt)
         parts = [stmt.test] if kind is ast.While else [] if kind in _COMPOUND else [stmt]
         for part in parts:
-            used.update(node.id for node in ast.walk(part) if type(node) is ast.Name)
+            used.update(node.id for node in walk(part) if type(node) is ast.Name)
     for inner in nested:
         used |= _free_names(inner)
     return used - (bound - declared)
+
+
+_COMPOUND = (ast.FunctionDef, ast.While, ast.Try)
 
 
 class _Hoister:
@@ -135,12 +117,9 @@ class _Hoister:
                 if not self.chain and self.factories:
                     stmt.body[:0] = self.factories
                     self.factories = []
-            elif kind is ast.While:
-                stmt.body = self.block(stmt.body, level + 1)
-            elif kind is ast.Try:
-                stmt.body = self.block(stmt.body, level + 1)
-                for handler in stmt.handlers:
-                    handler.body = self.block(handler.body, level + 1)
+            else:
+                for inner in core_blocks(stmt):
+                    inner[:] = self.block(inner, level + 1)
             out.append(stmt)
         return out
 

@@ -101,3 +101,27 @@ def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
         for child in children(node):
             append((child, position))
     return root
+
+
+def core_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists inside core ``stmt`` that run in its scope (a
+    ``while``'s body, a ``try``'s body and handlers)."""
+    kind = type(stmt)
+    if kind is ast.While:
+        return [stmt.body]
+    if kind is ast.Try:
+        return [stmt.body, *(h.body for h in stmt.handlers)]
+    return []
+
+
+def core_bound_names(stmts: list[ast.stmt]) -> set[str]:
+    """The names that ``stmts`` (core statements) bind in their scope."""
+    names: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign):
+            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(stmt.name)
+        for inner in core_blocks(stmt):
+            names |= core_bound_names(inner)
+    return names
