@@ -549,11 +549,13 @@ def test_interrupted_run_stops_without_a_traceback(tmp_path: Path) -> None:
     text = (Path(textwrap.__file__)).read_text()
     tree = tmp_path / "tree"
     tree.mkdir()
-    for i in range(30):
-        (tree / f"m{i}.py").write_text(text)
+    for i in range(400):  # far more than can be done before the first file is written
+        (tree / f"m{i:03}.py").write_text(text)
     process = subprocess.Popen([sys.executable, "-m", "unsugar", "--in-place", str(tree), "-j", "2"],
                                stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    deadline = time.monotonic() + 60
+    while all(path.read_text() == text for path in tree.glob("*.py")) and time.monotonic() < deadline:
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
