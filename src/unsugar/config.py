@@ -10,7 +10,8 @@ looks for ``[tool.ruff]``: a ``pyproject.toml`` without the table is passed
 over, one that is not valid TOML is an error. ``config=FILE`` reads that file
 instead (it must have the table); ``isolated=True`` reads none. Every
 problem is a :class:`ConfigError` whose message names the file, the key and
-what was expected.
+what was expected. A file that was found is named relative to the current
+directory when it is inside it (``pyproject.toml``), else by its absolute path.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def find_config(paths: Sequence[str | os.PathLike[str]]) -> Path | None:
     directory = _common_directory(paths)
     for folder in (directory, *directory.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and _table(candidate, str(candidate)) is not None:
+        if candidate.is_file() and _table(candidate, _display(candidate)) is not None:
             return candidate
     return None
 
@@ -134,8 +135,8 @@ def load_settings(
         found = find_config(paths)
         if found is None:
             return Settings()
-        source, table = found, _table(found, str(found))
-    return _settings(table, source, str(config if config is not None else source))
+        source, table = found, _table(found, _display(found))
+    return _settings(table, source, str(config) if config is not None else _display(source))
 
 
 # ----------------------------------------------------------------- reading
@@ -153,7 +154,8 @@ def _table(path: Path, name: str) -> dict[str, Any] | None:
         document = tomllib.loads(text)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(f"{name}:{line}: invalid TOML: not UTF-8") from None
+        column = exc.start - data.rfind(b"\n", 0, exc.start)
+        raise ConfigError(f"{name}:{line}:{column}: invalid TOML: not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         position = _POSITION.search(message)
@@ -249,6 +251,15 @@ _VALIDATORS: dict[str, Callable[[object, str], Any]] = {
     "keep": _keep, "runtime": _choice(RUNTIMES), "semantics": _choice(SEMANTICS),
     "exclude": _exclude, "include": _include, "jobs": _jobs,
 }
+
+
+def _display(path: Path) -> str:
+    """How messages name a file that was found: relative to the current
+    directory when it is inside it, else absolute."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _common_directory(paths: Sequence[str | os.PathLike[str]]) -> Path:
