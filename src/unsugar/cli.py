@@ -471,10 +471,10 @@ def desugar_command(argv: Sequence[str]) -> int:
         parser.error("-o, --in-place and --diff exclude each other")
     if paths.count(STDIN) > 1 or (args.in_place and STDIN in paths):
         parser.error("'-' (standard input) can be given once, and not with --in-place")
-    files = [f for p in paths for f in python_files(p, settings.excludes)]
-    if args.diff:
-        return run_jobs([Job("diff", f) for f in files], args)
-    if args.in_place:
+    if args.diff or args.in_place:
+        files = [f for p in paths for f in python_files(p, settings.excludes)]
+        if args.diff:
+            return run_jobs([Job("diff", f) for f in files], args)
         return run_jobs([Job("convert", f, Path(f)) for f in files], args)
     if len(paths) > 1:
         parser.error("several inputs need --in-place or --diff")
