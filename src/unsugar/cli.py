@@ -5,10 +5,14 @@
     unsugar - < FILE.py                  unsugar explain RULE
     unsugar --in-place PATH...
     unsugar --diff PATH...
+    unsugar --show-settings [PATH...]
     unsugar run [OPTIONS] (SCRIPT.py | -m MODULE) [ARGS...]   (see unsugar.runner)
 
+Settings come from ``[tool.unsugar]`` in the nearest ``pyproject.toml`` (see
+unsugar.config); the command line overrides them.
+
 Exit codes: 0 success; 1 a file failed (syntax error, undecodable) or
-``check`` found sugar; 2 usage error. Errors go to stderr as
+``check`` found sugar; 2 usage error or unusable settings. Errors go to stderr as
 ``FILE:LINE:COL: message``. Outputs are written to a temporary file in the
 same directory and renamed, so a failure never leaves a half-written file;
 the other files of the run are still processed.
@@ -28,7 +32,7 @@ import shutil
 import sys
 import tempfile
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -36,7 +40,8 @@ from typing import TYPE_CHECKING
 
 import unsugar
 from unsugar import __version__, batch
-from unsugar.options import SEMANTICS, UnknownRuleError, check_keep
+from unsugar.config import ConfigError, Settings, load_settings, settings_text
+from unsugar.options import RUNTIMES, SEMANTICS, UnknownRuleError, check_keep
 
 if TYPE_CHECKING:
     from unsugar.registry import Rule
@@ -223,14 +228,24 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
-def python_files(path: str) -> Iterator[str]:
-    """``path`` itself, or every ``.py`` file under the directory ``path``."""
+def _nothing_excluded(path: str) -> bool:
+    return False
+
+
+def python_files(path: str, excluded: Callable[[str], bool] = _nothing_excluded) -> Iterator[str]:
+    """``path`` itself, or every ``.py`` file under the directory ``path`` that is
+    not ``excluded`` (nor inside an excluded directory)."""
     if not os.path.isdir(path):
         yield path
         return
     for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        yield from (os.path.join(root, f) for f in sorted(files) if f.endswith(".py"))
+        dirs[:] = sorted(
+            d for d in dirs if d != "__pycache__" and not excluded(os.path.join(root, d))
+        )
+        yield from (
+            os.path.join(root, f) for f in sorted(files)
+            if f.endswith(".py") and not excluded(os.path.join(root, f))
+        )
 
 
 # ---------------------------------------------------------------- rewriting
@@ -305,16 +320,21 @@ def diff_text(path: str, args: argparse.Namespace) -> str:
     ))
 
 
-def tree_jobs(source: Path, target: Path) -> Iterator[tuple[Path, Path]]:
-    """Pairs (input file, output file) mirroring the tree ``source`` under ``target``."""
+def tree_jobs(
+    source: Path, target: Path, excluded: Callable[[str], bool] = _nothing_excluded
+) -> Iterator[tuple[Path, Path]]:
+    """Pairs (input file, output file) mirroring the tree ``source`` under
+    ``target``, without what is ``excluded``."""
     skip = target.resolve()
     for root, dirs, files in os.walk(source):
         here = Path(root)
         dirs[:] = sorted(
             d for d in dirs if d != "__pycache__" and (here / d).resolve() != skip
+            and not excluded(str(here / d))
         )
         for name in sorted(files):
-            yield here / name, target / (here / name).relative_to(source)
+            if not excluded(str(here / name)):
+                yield here / name, target / (here / name).relative_to(source)
 
 
 @dataclass(frozen=True)
@@ -355,9 +375,17 @@ def run_jobs(jobs: list[Job], args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ parsers
-def _keep_list(values: list[str] | None) -> tuple[str, ...]:
-    ids = [part.strip() for value in values or () for part in value.split(",")]
-    return tuple(dict.fromkeys(i for i in ids if i))
+def _keep_option(parser: argparse.ArgumentParser, values: list[str] | None) -> tuple[str, ...] | None:
+    """The rule ids of the ``--keep`` options, validated (None: no ``--keep``)."""
+    if values is None:
+        return None
+    ids = [part.strip() for value in values for part in value.split(",")]
+    keep = tuple(dict.fromkeys(i for i in ids if i))
+    try:
+        check_keep(keep)
+    except UnknownRuleError as exc:
+        parser.error(f"--keep: {exc}; see 'unsugar rules'")
+    return keep
 
 
 def desugar_parser() -> argparse.ArgumentParser:
@@ -376,11 +404,12 @@ def desugar_parser() -> argparse.ArgumentParser:
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff against the input instead of the output")
     add_rewrite_options(parser)
-    parser.add_argument("-j", "--jobs", type=int, default=batch.default_workers(), metavar="N",
+    parser.add_argument("-j", "--jobs", type=int, metavar="N",
                         help="desugar N files at a time, in N processes (default: the number "
                         "of cores); the output is the same")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress line on a terminal")
+    add_config_options(parser)
     parser.add_argument("--version", action="version", version=f"unsugar {__version__}")
     return parser
 
@@ -389,35 +418,64 @@ def add_rewrite_options(parser: argparse.ArgumentParser) -> None:
     """``--keep``, ``--runtime`` and ``--semantics``, shared by the converter and ``unsugar run``."""
     parser.add_argument("--keep", action="append", metavar="RULE,...",
                         help="keep the sugar of these rules (see 'unsugar rules')")
-    parser.add_argument("--runtime", choices=("inline", "import"), default="inline",
+    parser.add_argument("--runtime", choices=RUNTIMES,
                         help="inline the helpers the output uses (default) or import them "
                         "from the installed package")
-    parser.add_argument("--semantics", choices=SEMANTICS, default="python",
+    parser.add_argument("--semantics", choices=SEMANTICS,
                         help="python: the runtime's helpers, exact and in Python (default); "
                         "native: the interpreter's own operators (operator.add for +), faster")
+
+
+def add_config_options(parser: argparse.ArgumentParser, *, show: bool = True) -> None:
+    """``--config``, ``--isolated`` and (with ``show``) ``--show-settings``."""
+    parser.add_argument("--config", metavar="FILE",
+                        help="read the settings from [tool.unsugar] in FILE, not from the "
+                        "nearest pyproject.toml that has that table")
+    parser.add_argument("--isolated", action="store_true",
+                        help="read no settings file: the command line and the defaults only")
+    if show:
+        parser.add_argument("--show-settings", action="store_true",
+                            help="print each setting in effect and where it comes from, "
+                            "then exit")
+
+
+def command_settings(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, paths: Sequence[str], **given: object
+) -> Settings:
+    """The settings of ``--config``, ``--isolated`` or the nearest ``[tool.unsugar]``
+    from ``paths``, with the command line's values (``given``; None: not given)
+    over them. A bad file raises :class:`ConfigError`."""
+    if args.config is not None and args.isolated:
+        parser.error("--config and --isolated exclude each other")
+    settings = load_settings(paths, config=args.config, isolated=args.isolated)
+    return settings.override(**given)
 
 
 def desugar_command(argv: Sequence[str]) -> int:
     parser = desugar_parser()
     args = parser.parse_args(argv)
-    args.keep = _keep_list(args.keep)
-    try:
-        check_keep(args.keep)
-    except UnknownRuleError as exc:
-        parser.error(f"--keep: {exc}; see 'unsugar rules'")
     paths: list[str] = args.paths
+    keep = _keep_option(parser, args.keep)
+    if args.jobs is not None and args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    settings = command_settings(parser, args, paths, keep=keep,
+                                runtime=args.runtime, semantics=args.semantics, jobs=args.jobs)
+    if args.show_settings:
+        sys.stdout.write(settings_text(settings))
+        return 0
+    args.keep, args.runtime, args.semantics = settings.keep, settings.runtime, settings.semantics
+    args.jobs = settings.jobs or batch.default_workers()
     if not paths:
         parser.error("nothing to do: give a file, a directory or '-'")
     if sum(map(bool, (args.output, args.in_place, args.diff))) > 1:
         parser.error("-o, --in-place and --diff exclude each other")
     if paths.count(STDIN) > 1 or (args.in_place and STDIN in paths):
         parser.error("'-' (standard input) can be given once, and not with --in-place")
-    if args.jobs < 1:
-        parser.error("--jobs must be at least 1")
-    if args.diff:
-        return run_jobs([Job("diff", f) for p in paths for f in python_files(p)], args)
-    if args.in_place:
-        return run_jobs([Job("convert", f, Path(f)) for p in paths for f in python_files(p)], args)
+    if args.diff or args.in_place:
+        files = [f for p in paths for f in python_files(p, settings.excludes)]
+        if args.diff:
+            return run_jobs([Job("diff", f) for f in files], args)
+        return run_jobs([Job("convert", f, Path(f)) for f in files], args)
     if len(paths) > 1:
         parser.error("several inputs need --in-place or --diff")
     (path,) = paths
@@ -426,7 +484,7 @@ def desugar_command(argv: Sequence[str]) -> int:
             parser.error(f"{path} is a directory: give -o OUT_DIR, --in-place or --diff")
         return run_jobs([
             Job("convert" if src.suffix == ".py" else "copy", str(src), dst)
-            for src, dst in tree_jobs(Path(path), Path(args.output))
+            for src, dst in tree_jobs(Path(path), Path(args.output), settings.excludes)
         ], args)
     target = None
     if args.output:
@@ -443,11 +501,13 @@ def check_command(argv: Sequence[str]) -> int:
         "message; exit 1 if there is any.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files, directories or '-'")
+    add_config_options(parser, show=False)
     args = parser.parse_args(argv)
+    settings = command_settings(parser, args, args.paths)
 
     status = 0
     for path in args.paths:
-        for file in python_files(path):
+        for file in python_files(path, settings.excludes):
             try:
                 status |= check_file(file)
             except Failure as failure:
@@ -493,12 +553,13 @@ def run_parser() -> argparse.ArgumentParser:
                         help="desugar every module again; neither read nor write the cache")
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cached code first (alone: delete it and exit)")
+    add_config_options(parser)
     return parser
 
 
 def split_run_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """``unsugar run``'s own arguments (up to the script or ``-m MODULE``), and the program's."""
-    with_value = {"--include", "--exclude", "--keep", "--runtime", "--semantics", "-m"}
+    with_value = {"--include", "--exclude", "--keep", "--runtime", "--semantics", "--config", "-m"}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -516,15 +577,18 @@ def run_command(argv: Sequence[str]) -> int:
     parser = run_parser()
     own, program = split_run_args(argv)
     args = parser.parse_args(own)
-    keep = _keep_list(args.keep)
-    try:
-        check_keep(keep)
-    except UnknownRuleError as exc:
-        parser.error(f"--keep: {exc}; see 'unsugar rules'")
+    keep = _keep_option(parser, args.keep)
     if args.clear_cache:
         runner.clear_cache()
-        if args.script is None and args.module is None:
+        if args.script is None and args.module is None and not args.show_settings:
             return 0
+    settings = command_settings(
+        parser, args, [args.script] if args.script else [], keep=keep,
+        runtime=args.runtime, semantics=args.semantics, include=args.include or None,
+    )
+    if args.show_settings:
+        sys.stdout.write(settings_text(settings))
+        return 0
     if (args.script is None) == (args.module is None):
         parser.error("give a script or -m MODULE (not both)")
     if args.module:
@@ -534,8 +598,8 @@ def run_command(argv: Sequence[str]) -> int:
     else:
         project = os.path.dirname(os.path.abspath(args.script))
     finder = runner.install(
-        args.include, args.exclude, [project], keep, args.runtime, cache=not args.no_cache,
-        semantics=args.semantics,
+        settings.include, args.exclude, [project], settings.keep, settings.runtime,
+        cache=not args.no_cache, semantics=settings.semantics,
     )
     if args.module:
         return runner.run_module(args.module, program)
@@ -635,6 +699,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in commands:
             return commands[args[0]](args[1:])
         return desugar_command(args)
+    except ConfigError as error:
+        print(f"unsugar: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # (a file is written whole or not at all)
         print("unsugar: interrupted", file=sys.stderr)
         return 130

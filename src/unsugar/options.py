@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+#: ``inline``: the helpers are copied into the output; ``import``: imported from the package
+RUNTIMES = ("inline", "import")
 #: ``python``: the runtime's exact helpers; ``native``: the interpreter's own operators
 SEMANTICS = ("python", "native")
 
