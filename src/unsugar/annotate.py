@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -106,11 +107,14 @@ class Origins:
 
     def at_line(self, line: int) -> int | None:
         """The statement ``unsugar explain FILE:LINE`` explains: the first (the
-        outermost) that starts on ``line``, else the innermost one over it."""
-        index = bisect.bisect_left(self.starts, (line, 0))
-        if index < len(self.statements) and self.starts[index][0] == line:
-            return index
-        index -= 1
+        outermost) whose keyword is on ``line`` (a decorated def's is its
+        ``def``), else the innermost one over it (a decorator's line, an
+        ``else:``, a continuation line)."""
+        first = next((index for index, statement in enumerate(self.statements)
+                      if statement.line == line), None)
+        if first is not None:
+            return first
+        index = bisect.bisect_right(self.starts, (line, sys.maxsize)) - 1
         while index >= 0 and self.statements[index].end[0] < line:
             index = self.statements[index].parent
         return index if index >= 0 else None
