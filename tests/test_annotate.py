@@ -222,6 +222,10 @@ def test_annotated_output_runs_as_the_plain_one() -> None:
 def test_kept_sugar_that_is_not_core_has_no_comments() -> None:
     source = "if x:\n    y = 1\n"
     assert desugar(source, keep=["if"], annotate=True) == desugar(source, keep=["if"])
+    # (ast.unparse writes it, a docstring on lines of their own)
+    source = 'def f():\n    """doc\n#5\n#-\n"""\n    if x: pass\n'
+    keep = ["if", "str-literal", "docstring"]
+    assert "\n#5\n" in desugar(source, keep=keep, annotate=True) == desugar(source, keep=keep)
 
 
 def test_a_cookie_lookalike_on_the_first_lines_is_not_written() -> None:

@@ -136,9 +136,15 @@ class Origins:
         return self.lines[statement.start[0] - 1:statement.end[0]]
 
 
+#: what starts a marker line: no source text holds a NUL (``ast.unparse``,
+#: which writes an output that kept sugar, escapes it in a string)
+MARKER = "\0"
+
+
 class _Marked(Mapping[int, Callable[[int], str]]):
     """What the printer is given for ``known``: the runtime's texts, and before
-    each statement of ``marks`` a line ``#ORIGIN`` (``#-``: none)."""
+    each statement of ``marks`` a marker line, ``MARKER`` and the index of its
+    origin (``-``: none)."""
 
     def __init__(self, known: Known, marks: dict[int, tuple[ast.stmt, int | None]]) -> None:
         self.known = known
@@ -156,7 +162,7 @@ class _Marked(Mapping[int, Callable[[int], str]]):
         stmt, origin = self.marks[key]
         self.printing = key
         marker = "-" if origin is None else str(origin)
-        return f"\n{'    ' * indent}#{marker}" + printer.statements([stmt], indent, self)
+        return f"\n{'    ' * indent}{MARKER}{marker}" + printer.statements([stmt], indent, self)
 
     def __getitem__(self, key: int) -> Callable[[int], str]:
         found = self.get(key)
@@ -221,8 +227,8 @@ class Annotation:
         current: int | None = None
         for raw in marked.split("\n"):
             stripped = raw.lstrip(" ")
-            if stripped.startswith("#"):  # (the output has no comment of its own)
-                current = None if stripped == "#-" else int(stripped[1:])
+            if stripped.startswith(MARKER):
+                current = None if stripped == MARKER + "-" else int(stripped[1:])
                 if current is not None:
                     self.starts.append((len(self.lines), len(raw) - len(stripped), current))
                 continue
