@@ -564,7 +564,7 @@ def explain_command(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="unsugar explain",
         description="What a rule does: summary, example, reference. With FILE:LINE: the "
-        "statement of FILE at LINE (the first that starts there, else the innermost one "
+        "statement of FILE at LINE (the first whose keyword is there, else the innermost one "
         "over it), what it becomes and the rules that made it.",
     )
     parser.add_argument("rule", metavar="RULE | FILE:LINE")
