@@ -16,14 +16,13 @@ import io
 import re
 import subprocess
 import sys
-import textwrap
 import tokenize
 from pathlib import Path
 
 import pytest
 
 from unsugar import cli, desugar
-from unsugar.annotate import Origins, annotated, explain
+from unsugar.annotate import annotated, explain
 from unsugar.checker import check_source
 from unsugar.registry import load_all
 
@@ -379,11 +378,6 @@ def test_readme_examples_are_current() -> None:
     assert README.read_text() == readme_expected(), (
         "README.md is out of date: run `python tests/test_annotate.py` to refresh it"
     )
-
-
-def test_readme_example_input_is_what_origins_reads() -> None:
-    source = _between(README.read_text(), INPUT_BEGIN, INPUT_END)
-    assert Origins(ast.parse(source), source).text(0) == textwrap.dedent(source).split("\n")[0]
 
 
 if __name__ == "__main__":
