@@ -3,7 +3,7 @@
     unsugar FILE.py [-o OUT.py]          unsugar check PATH...
     unsugar SRC_DIR -o OUT_DIR           unsugar rules [--markdown]
     unsugar - < FILE.py                  unsugar explain RULE
-    unsugar --in-place PATH...
+    unsugar --in-place PATH...           unsugar explain FILE:LINE
     unsugar --diff PATH...
     unsugar --show-settings [PATH...]
     unsugar run [OPTIONS] (SCRIPT.py | -m MODULE) [ARGS...]   (see unsugar.runner)
@@ -253,7 +253,7 @@ def convert(text: str, name: str, args: argparse.Namespace) -> str:
     """The desugared form of ``text``; a ``#!`` line is kept."""
     try:
         out = unsugar.desugar(text, filename=name, keep=args.keep, runtime=args.runtime,
-                      semantics=args.semantics)
+                              semantics=args.semantics, annotate=args.annotate)
     except SyntaxError as exc:
         raise Failure(f"{name}:{exc.lineno or 1}:{exc.offset or 1}: {exc.msg}") from None
     except RecursionError:
@@ -394,7 +394,7 @@ def desugar_parser() -> argparse.ArgumentParser:
         description="Rewrite Python modules into Minimum Viable Python: ten pieces of "
         "syntax, same behaviour.",
         epilog="other commands: 'unsugar check PATH...', 'unsugar rules [--markdown]', "
-        "'unsugar explain RULE'",
+        "'unsugar explain RULE', 'unsugar explain FILE:LINE'",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="a .py file, a directory, or '-' for standard input")
@@ -403,6 +403,9 @@ def desugar_parser() -> argparse.ArgumentParser:
     parser.add_argument("--in-place", action="store_true", help="rewrite the files where they are")
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff against the input instead of the output")
+    parser.add_argument("--annotate", action="store_true",
+                        help="write a comment before the statements each input statement "
+                        "became: its line, its text and the rules applied")
     add_rewrite_options(parser)
     parser.add_argument("-j", "--jobs", type=int, metavar="N",
                         help="desugar N files at a time, in N processes (default: the number "
@@ -617,12 +620,22 @@ def rules_command(argv: Sequence[str]) -> int:
     return 0
 
 
+#: ``unsugar explain FILE:LINE`` (a rule id has no colon)
+_FILE_LINE = re.compile(r"(.+):([0-9]+)")
+
+
 def explain_command(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="unsugar explain", description="What a rule does: summary, example, reference."
+        prog="unsugar explain",
+        description="What a rule does: summary, example, reference. With FILE:LINE: the "
+        "statement of FILE at LINE (the first whose keyword is there, else the innermost one "
+        "over it), what it becomes and the rules that made it.",
     )
-    parser.add_argument("rule", metavar="RULE")
+    parser.add_argument("rule", metavar="RULE | FILE:LINE")
     args = parser.parse_args(argv)
+    statement = _FILE_LINE.fullmatch(args.rule)
+    if statement is not None:
+        return explain_statement(parser, statement.group(1), int(statement.group(2)))
     from unsugar.registry import load_all
 
     rules = load_all()
@@ -632,6 +645,28 @@ def explain_command(argv: Sequence[str]) -> int:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         parser.error(f"unknown rule {args.rule!r}{hint}; see 'unsugar rules'")
     sys.stdout.write(explain_text(rule))
+    return 0
+
+
+def explain_statement(parser: argparse.ArgumentParser, path: str, line: int) -> int:
+    """``unsugar explain FILE:LINE``: a usage error (2) for a missing file or a
+    line without a statement, 1 for a file that does not desugar."""
+    from unsugar.annotate import NoStatement, explain
+
+    if not os.path.isfile(path):
+        parser.error(f"{path}: no such file")
+    try:
+        text = read_source(path)
+        try:
+            explanation = explain(text, line, filename=path)
+        except SyntaxError as exc:
+            raise Failure(f"{path}:{exc.lineno or 1}:{exc.offset or 1}: {exc.msg}") from None
+    except Failure as failure:
+        print(failure, file=sys.stderr)
+        return 1
+    except NoStatement as exc:
+        parser.error(f"{path}:{line}: {exc}")
+    sys.stdout.write(explanation.format(path))
     return 0
 
 

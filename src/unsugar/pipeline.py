@@ -20,7 +20,7 @@ import gc
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
 from unsugar import control, hoisting, linker, printer, sections
@@ -82,20 +82,27 @@ class Compilation:
         # the module's own statements and the runtime's are placed all through
         return fix_locations(module, trust_located=True)
 
-    def text(self) -> str:
-        """The output source (:mod:`unsugar.printer`; the runtime's text is made once)."""
+    def text(self, mark: Callable[[list[ast.stmt], Known], Known] | None = None) -> str:
+        """The output source (:mod:`unsugar.printer`; the runtime's text is made
+        once). ``mark(body, known)``, if given, is what the printer is given for
+        ``known`` (:mod:`unsugar.annotate` writes lines of its own with it)."""
         known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
         try:
             try:
-                text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
+                text = self._print(known, mark)
             except printer.TooDeep:
                 self._hoist()
-                text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
+                text = self._print(known, mark)
         except printer.NotCore:  # sugar kept
             text = ast.unparse(self.module())
         except printer.TooDeep as deep:
             raise _too_deep(deep.args[0]) from None
         return text + "\n" if text else ""
+
+    def _print(self, known: Known, mark: Callable[[list[ast.stmt], Known], Known] | None) -> str:
+        if mark is not None:
+            known = mark(self.body, known)
+        return printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
 
     def _hoist(self) -> None:
         """Link again with the runtime's ``hoisted``, and hoist the defs that
@@ -134,6 +141,8 @@ _headroom_lock = threading.Lock()
 _headroom_users = 0
 _saved_limit = 0
 T = TypeVar("T")
+#: the statements whose text the printer is given: ``id(stmt) -> render(indent)``
+Known = Mapping[int, Callable[[int], str]]
 
 
 def with_headroom(function: Callable[[], T]) -> T:
@@ -215,13 +224,20 @@ def desugar_tree(
 
 def desugar(
     source: str, *, filename: str = "<string>", keep: Iterable[str] = (), runtime: str = "inline",
-    semantics: str = "python",
+    semantics: str = "python", annotate: bool = False,
 ) -> str:
     """Rewrite Python ``source`` into core-only Python source.
 
     Raises the ``SyntaxError`` CPython raises for ``source``, at parsing or at
     compiling. The rewrite runs with the headroom it needs (:func:`with_headroom`).
+    With ``annotate``, a comment before the statements each input statement
+    became names its line, its text and the rules applied (:mod:`unsugar.annotate`).
     """
+    if annotate:
+        from unsugar.annotate import annotated
+
+        return annotated(source, filename=filename, keep=keep, runtime=runtime, semantics=semantics)
+
     def rewrite() -> str:
         with collector_paused():
             tree = ast.parse(source, filename)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from unsugar import builder as b
 from unsugar.names import NameAllocator, input_names
@@ -21,6 +22,13 @@ class Constant:
 
     name: str
     value: ast.expr
+
+
+class Recorder(Protocol):
+    """What notes the rules a compilation applies (:mod:`unsugar.annotate`)."""
+
+    def note(self, rule_id: str, node: ast.AST) -> None:
+        """Rule ``rule_id`` rewrote ``node`` (of the input, or made from it)."""
 
 
 @dataclass
@@ -37,6 +45,8 @@ class Unit:
     module_def: bool = False
     #: ``python`` (the runtime's exact helpers) or ``native`` (the interpreter's own)
     semantics: str = "python"
+    #: notes every rule applied, where (``unsugar --annotate``); None: nothing noted
+    recorder: Recorder | None = None
 
     @classmethod
     def for_tree(
