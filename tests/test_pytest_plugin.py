@@ -114,6 +114,18 @@ def test_the_package_is_desugared_and_its_tests_pass(shared: Path) -> None:
     assert header.splitlines()[-1] == f"unsugar: desugaring mini ({len(names)} modules)"
 
 
+def test_the_readme_shows_a_real_run(shared: Path) -> None:
+    """The README's example is the output of a run on the sample project (but for the
+    versions, the directory and the time)."""
+    readme = (HERE.parent / "README.md").read_text()
+    block = readme.split("<!-- pytest-unsugar:begin -->\n```\n$ pytest --unsugar\n")[1]
+    block = block.split("```\n<!-- pytest-unsugar:end -->")[0]
+    result = run_pytest(shared, "--unsugar", "-rN")
+    volatile = ("platform ", "rootdir: ", "=")
+    assert [line for line in result.stdout.splitlines() if not line.startswith(volatile)] \
+        == [line for line in block.splitlines() if not line.startswith(volatile)]
+
+
 def test_without_the_option_the_plugin_does_nothing(shared: Path) -> None:
     result = run_pytest(shared)
     assert result.returncode == 1
