@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec, SourceFileLoader
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from _pytest.assertion.rewrite import AssertionRewritingHook
@@ -276,12 +276,12 @@ class RecordingLoader(runner.DesugaringLoader):
 
 
 def _reason(exc: Exception) -> str:
-    """Why a module was not desugared, in one line."""
-    if isinstance(exc, ImportError) and exc.__cause__ is not None:  # unsugar's own failure
-        exc = exc.__cause__  # type: ignore[assignment]
-    if isinstance(exc, SyntaxError):
-        return f"SyntaxError: {exc.msg} (line {exc.lineno})"
-    return f"{type(exc).__name__}: {exc}"
+    """Why a module was not desugared, in one line (for unsugar's own failure, an
+    :class:`ImportError`, what caused it)."""
+    error = exc.__cause__ if isinstance(exc, ImportError) and exc.__cause__ else exc
+    if isinstance(error, SyntaxError):
+        return f"SyntaxError: {error.msg} (line {error.lineno})"
+    return f"{type(error).__name__}: {error}"
 
 
 # ------------------------------------------------------------------- the run
@@ -299,9 +299,9 @@ class Desugaring:
         self.plan = plan
         self.root = config.rootpath
         self.test_files = tuple(config.getini("python_files"))
-        self.finder: PytestFinder = runner.install(  # type: ignore[assignment]
+        self.finder = cast(PytestFinder, runner.install(
             plan.packages, keep=plan.keep, semantics=plan.semantics, finder_type=PytestFinder
-        )
+        ))
         self.finder.test_files = self.test_files
         self.modules = 0
         self.errors: list[str] = []
@@ -323,7 +323,7 @@ class Desugaring:
             files.update(found)
         self.modules = len(files)
 
-    @pytest.hookimpl(tryfirst=True)  # (the lines of the first come last: after the rootdir)
+    @pytest.hookimpl(tryfirst=True)  # (pytest prints the first hook's lines last: after rootdir)
     def pytest_report_header(self) -> str:
         details = [_count(self.modules, "module")]
         if self.plan.semantics != "python":
@@ -363,7 +363,6 @@ class Desugaring:
                 _within(name, self.plan.packages) and isinstance(file, str)
                 and file.endswith(".py") and not is_test_file(file, self.test_files)
                 and not isinstance(getattr(module, "__loader__", None), runner.DesugaringLoader)
-                and file not in self.finder.failures
             ):
                 yield name, file
 
