@@ -5,6 +5,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+#: sample projects that tests run pytest on (tests/test_pytest_plugin.py), not tests of this suite
+collect_ignore = ["projects"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--semantics", choices=("python", "native"), default="python",

@@ -369,12 +369,14 @@ def install(
     runtime: str = "inline",
     cache: bool = True,
     semantics: str = "python",
+    finder_type: type[DesugaringFinder] = DesugaringFinder,
 ) -> DesugaringFinder:
     """Desugar the modules in scope as they are imported from now on; the finder.
 
     ``include`` and ``exclude`` are dotted module or package names, ``paths``
     directories whose ``.py`` files are in scope. Modules already imported
-    stay as they are. Raises :class:`unsugar.options.UnknownRuleError` for
+    stay as they are. The finder is a ``finder_type`` (a subclass narrows the
+    scope or records the loads, as :mod:`unsugar.pytest_plugin`'s). Raises :class:`unsugar.options.UnknownRuleError` for
     an unknown ``keep`` rule and :class:`ValueError` for an unknown ``runtime``
     or ``semantics``.
     """
@@ -382,7 +384,7 @@ def install(
         raise ValueError(f"unknown runtime mode {runtime!r}")
     keep = tuple(sorted(check_keep(keep)))
     options = Options(keep, runtime, cache, check_semantics(semantics))
-    finder = DesugaringFinder(include, exclude, paths, options)
+    finder = finder_type(include, exclude, paths, options)
     sys.meta_path.insert(0, finder)
     return finder
 
