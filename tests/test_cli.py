@@ -660,11 +660,6 @@ def test_readme_is_generated_from_the_tool() -> None:
     )
 
 
-if __name__ == "__main__":
-    README.write_text(readme_expected())
-    print(f"refreshed {README}")
-
-
 def test_the_same_bytes_under_any_hash_seed(tmp_path: Path) -> None:
     """No dict or set order, no id, reaches the output."""
     source = tmp_path / "m.py"
@@ -707,3 +702,12 @@ def test_errors_of_cpythons_compiler_are_reported_as_it_reports_them(
     assert cli.main([str(source), "-o", str(tmp_path / "out.py")]) == 1
     assert capsys.readouterr().err == f"{source}:{error.lineno}:{error.offset}: {error.msg}\n"
     assert not (tmp_path / "out.py").exists()
+
+
+if __name__ == "__main__":
+    import test_annotate
+    import test_config
+
+    for part in (readme_expected, test_config.readme_expected, test_annotate.readme_expected):
+        README.write_text(part())  # each regenerates its own sections
+    print(f"refreshed {README}")

@@ -279,6 +279,29 @@ def test_keep_and_semantics(shared: Path) -> None:
     assert "unsugar: desugaring mini (3 modules; native semantics)" in native.stdout
 
 
+def test_tool_unsugar_settings_under_the_command_line(project: Path) -> None:
+    """``[tool.unsugar]`` gives the packages (``include``), ``keep``,
+    ``semantics`` and ``runtime``; the command line overrides it."""
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + (
+        '[tool.unsugar]\ninclude = ["mini.stats"]\nkeep = ["for"]\nsemantics = "native"\n'
+        'runtime = "import"\n'
+    ))
+    configured = run_pytest(project, "--unsugar")
+    assert "unsugar: desugaring mini.stats (1 module; native semantics; keeping for; " \
+        "runtime import)" in configured.stdout
+    assert outcomes(configured)["test_desugared[mini.stats]"] == "FAILED"  # its loops kept
+    assert outcomes(configured)["test_desugared[mini.shapes]"] == "FAILED"  # not in scope
+    given = run_pytest(project, "--unsugar=mini", "--unsugar-keep=if", "--unsugar-semantics=python")
+    assert "unsugar: desugaring mini (3 modules; keeping if; runtime import)" in given.stdout
+    assert outcomes(given)["test_desugared[mini.stats]"] == "PASSED"
+    pyproject.write_text(pyproject.read_text() + "jobs = 0\n")
+    broken = run_pytest(project, "--unsugar")
+    assert broken.returncode == 4
+    assert "unsugar: pyproject.toml: [tool.unsugar] jobs: expected a positive integer, got 0" \
+        in broken.stderr
+
+
 def test_the_cache_is_used(project: Path) -> None:
     run_pytest(project, "--unsugar")
     cached = {path: path.stat().st_mtime_ns for path in (project.parent / "cache").glob("*.code")}

@@ -35,6 +35,7 @@ import pytest
 from _pytest.assertion.rewrite import AssertionRewritingHook
 
 from unsugar import runner
+from unsugar.config import ConfigError, load_settings
 from unsugar.options import SEMANTICS, UnknownRuleError, check_keep
 
 #: top-level directories of a project that are not its packages
@@ -75,14 +76,17 @@ class Plan:
     packages: tuple[str, ...]
     keep: tuple[str, ...] = ()
     semantics: str = "python"
+    runtime: str = "inline"
 
 
 def make_plan(config: pytest.Config) -> Plan | None:
     """The packages and options of ``--unsugar``, or None when it is not given.
 
-    Read from the options pytest has parsed before the first conftest; raises
-    :class:`pytest.UsageError` for an unknown rule, a value that is not a
-    package name, or a project without a package.
+    Read from the options pytest has parsed before the first conftest, over
+    the ``[tool.unsugar]`` settings found from the rootdir (``include``,
+    ``keep``, ``semantics``, ``runtime``); raises :class:`pytest.UsageError`
+    for an unknown rule, a value that is not a package name, a project
+    without a package, or settings that cannot be used.
     """
     args = config.known_args_namespace
     if args.unsugar is None:
@@ -92,6 +96,12 @@ def make_plan(config: pytest.Config) -> Plan | None:
         check_keep(keep)
     except UnknownRuleError as exc:
         raise pytest.UsageError(f"unsugar: --unsugar-keep: {exc}; see 'unsugar rules'") from None
+    try:
+        settings = load_settings([config.rootpath]).override(
+            keep=keep or None, semantics=args.unsugar_semantics,
+        )
+    except ConfigError as exc:
+        raise pytest.UsageError(f"unsugar: {exc}") from None
     packages = _split([args.unsugar])
     wrong = [name for name in packages if not is_module_name(name)]
     if wrong:
@@ -100,13 +110,13 @@ def make_plan(config: pytest.Config) -> Plan | None:
             "(write --unsugar=PKG,..., or the test paths before --unsugar)"
         )
     if not packages:
-        packages = default_packages(config.rootpath, config.getini("python_files"))
+        packages = settings.include or default_packages(config.rootpath, config.getini("python_files"))
     if not packages:
         raise pytest.UsageError(
             f"unsugar: no package found in {project_base(config.rootpath)}; "
             "name them: --unsugar=PKG,..."
         )
-    return Plan(packages, keep, args.unsugar_semantics or "python")
+    return Plan(packages, settings.keep, settings.semantics, settings.runtime)
 
 
 def _split(values: Iterable[str]) -> tuple[str, ...]:
@@ -300,7 +310,8 @@ class Desugaring:
         self.root = config.rootpath
         self.test_files = tuple(config.getini("python_files"))
         self.finder = cast(PytestFinder, runner.install(
-            plan.packages, keep=plan.keep, semantics=plan.semantics, finder_type=PytestFinder
+            plan.packages, keep=plan.keep, semantics=plan.semantics, runtime=plan.runtime,
+            finder_type=PytestFinder,
         ))
         self.finder.test_files = self.test_files
         self.modules = 0
@@ -330,6 +341,8 @@ class Desugaring:
             details.append(f"{self.plan.semantics} semantics")
         if self.plan.keep:
             details.append(f"keeping {', '.join(self.plan.keep)}")
+        if self.plan.runtime != "inline":
+            details.append(f"runtime {self.plan.runtime}")
         return f"unsugar: desugaring {', '.join(self.plan.packages)} ({'; '.join(details)})"
 
     @pytest.hookimpl(tryfirst=True)
