@@ -1,10 +1,15 @@
 """if, while/else, break, continue, try/finally and return through finally."""
 
+import ast
 import re
+import sys
 import textwrap
+import types
 
 import pytest
 from difftest import assert_same, desugared
+
+import unsugar
 
 CASES = {
     "if_elif_else": """
@@ -352,3 +357,48 @@ def test_guard_clauses_are_flagless_whiles() -> None:
     assert re.search(r"while _us_compare_eq\(n, 0\):\n *return _us_s_zero\n", out)
     assert "while _us_compare_eq(i, n):\n" in out  # in a loop: still a real return
     assert "while _us_compare_eq(n, 50):" not in out  # the return waits for the finally
+
+
+def test_a_tracer_sees_the_lines_that_run() -> None:
+    """An ``if`` whose test is false: its body's line never runs, in the
+    output compiled from the tree as in the original (coverage sees the same)."""
+    source = textwrap.dedent("""\
+        total = 0
+        for x in (0, 3):
+            if x > 5:
+                total += x
+            if x > 1:
+                total += x
+            elif x < -5:
+                total -= x
+            else:
+                total = 7
+        def f(x):
+            if x > 1:
+                return x
+            elif x < -5:
+                return -x
+            return 7
+        f(0)
+        f(3)
+    """)
+    seen = [_lines_run(tree) for tree in (ast.parse(source), unsugar.desugar_tree(ast.parse(source)))]
+    assert seen[0] == seen[1]
+
+
+def _lines_run(tree: ast.Module) -> set[tuple[str, int]]:
+    """The (function, line) pairs a tracer sees run (the helpers' frames left out)."""
+    lines: set[tuple[str, int]] = set()
+
+    def tracer(frame: types.FrameType, event: str, arg: object) -> object:
+        if event == "line" and frame.f_code.co_name in ("<module>", "f"):
+            lines.add((frame.f_code.co_name, frame.f_lineno))
+        return tracer
+
+    code = compile(tree, "traced.py", "exec")
+    sys.settrace(tracer)
+    try:
+        exec(code, {"__name__": "traced"})
+    finally:
+        sys.settrace(None)
+    return lines

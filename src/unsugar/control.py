@@ -266,7 +266,9 @@ class Flow:
             self._outline(level, stmt)
             return
         self.max_depth = max(self.max_depth, self.depth + 1)
-        start, segment = (b.copy_location(node, stmt) for node in self.segment(level.flag, [stmt]))
+        # an if arm's segment stands on the arm's line (a tracer sees the test, not the body)
+        where = level.test or stmt
+        start, segment = (b.copy_location(node, where) for node in self.segment(level.flag, [stmt]))
         self.out.extend((start, segment))
         level.segments.append((self.out, start, segment))
         self.open = (level, segment.body, segment)
