@@ -18,8 +18,7 @@ def running(values):
     """The running totals of ``values``."""
     so_far = 0
     for value in values:
-        so_far += value
-        yield so_far
+        yield (so_far := so_far + value)
 
 
 def histogram(words):
