@@ -12,13 +12,16 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from difftest import assert_same, run
 
+import unsugar
 from unsugar import desugar
 from unsugar.linker import compiled_runtime
 from unsugar.runner import DesugaringLoader, install, uninstall
@@ -232,3 +235,39 @@ def test_desugared_operator_module_with_operator_blocked() -> None:
     assert _calls(desugared) == _calls(plain)
     own = sorted(name for name in vars(desugared) if not name.startswith("_us"))  # runtime names
     assert own == sorted(vars(plain))
+
+
+#: ``unsugar``'s modules imported by a loader with no ``get_source``, as pytest's
+#: assertion rewriting imports them once the ``pytest11`` entry point is installed
+SOURCELESS = textwrap.dedent("""\
+    import importlib.abc, importlib.machinery, sys
+
+    class Sourceless(importlib.abc.Loader):
+        def __init__(self, loader):
+            self.loader = loader
+        def create_module(self, spec):
+            return None
+        def exec_module(self, module):
+            self.loader.exec_module(module)
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if not name.startswith("unsugar"):
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is not None and spec.origin.endswith(".py"):
+                spec.loader = Sourceless(spec.loader)
+            return spec
+
+    sys.meta_path.insert(0, Finder())
+    from unsugar import linked_native, linked_runtime
+    print(linked_native.binary_add is __import__("_operator").add,
+          linked_runtime.binary_add.__module__)
+""")
+
+
+def test_the_linked_runtime_imports_under_any_loader() -> None:
+    env = {"PYTHONPATH": str(Path(unsugar.__file__).parent.parent)}
+    result = subprocess.run([sys.executable, "-c", SOURCELESS], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert result.stdout == "True unsugar.linked_runtime\n", result.stderr

@@ -6,11 +6,9 @@ here: every module of :mod:`unsugar.runtime`, run in order in this module's
 globals, as plain Python.
 """
 
-from importlib.util import find_spec as _find_spec
-
 from unsugar.runtime import MODULES as _MODULES
+from unsugar.runtime import compiled as _compiled
 
 for _name in _MODULES:
-    _spec = _find_spec("unsugar.runtime." + _name)
-    exec(compile(_spec.loader.get_source(_spec.name), _spec.origin, "exec"), globals())
-del _find_spec, _MODULES, _name, _spec
+    exec(_compiled(_name), globals())
+del _compiled, _MODULES, _name

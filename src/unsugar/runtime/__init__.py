@@ -10,6 +10,10 @@ operator helpers call methods explicitly, e.g. ``int.__eq__(id(a), id(b))``);
 module-level statements other than ``def`` run once when the output starts.
 """
 
+import os
+from importlib.util import decode_source
+from types import CodeType
+
 #: The runtime modules, in the order their top-level statements run.
 MODULES = (
     "bootstrap",
@@ -31,3 +35,13 @@ MODULES = (
     "matching",
     "modules",
 )
+
+
+def compiled(name: str) -> CodeType:
+    """The code of runtime module ``name``, compiled from its file as plain
+    Python (read from the file whatever loader imported this package: pytest's
+    assertion rewriting, which takes the modules of its plugins, has no
+    ``get_source``)."""
+    path = os.path.join(os.path.dirname(__file__), name + ".py")
+    with open(path, "rb") as file:
+        return compile(decode_source(file.read()), path, "exec")
