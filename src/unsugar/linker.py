@@ -25,7 +25,7 @@ from functools import cache, partial
 from unsugar import builder as b
 from unsugar import printer
 from unsugar.names import NameAllocator
-from unsugar.options import SEMANTICS
+from unsugar.options import RUNTIMES, SEMANTICS
 from unsugar.runtime import MODULES
 from unsugar.trees import fix_locations, walk
 from unsugar.unit import Unit
@@ -169,7 +169,7 @@ def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
 
 def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list[ast.stmt]:
     """The whole output module body: what ``body`` needs, then ``body``."""
-    if runtime_mode not in ("inline", "import"):
+    if runtime_mode not in RUNTIMES:
         raise ValueError(f"unknown runtime mode {runtime_mode!r}")
     prefix = unit.names.prefix
     runtime = compiled_runtime(prefix, unit.semantics)

@@ -44,7 +44,7 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import unsugar
-from unsugar.options import check_keep, check_semantics
+from unsugar.options import RUNTIMES, check_keep, check_semantics
 from unsugar.trees import walk
 
 
@@ -380,7 +380,7 @@ def install(
     an unknown ``keep`` rule and :class:`ValueError` for an unknown ``runtime``
     or ``semantics``.
     """
-    if runtime not in ("inline", "import"):
+    if runtime not in RUNTIMES:
         raise ValueError(f"unknown runtime mode {runtime!r}")
     keep = tuple(sorted(check_keep(keep)))
     options = Options(keep, runtime, cache, check_semantics(semantics))
