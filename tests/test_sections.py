@@ -148,3 +148,13 @@ def test_a_binding_that_may_not_run_does_not_end_a_variable() -> None:
     assert len(cut) > 1
     holding = [i for i, section in enumerate(cut) for stmt in section if "t" in ast.unparse(stmt)]
     assert len(set(holding)) == 1
+
+
+@pytest.mark.usefixtures("short_sections")
+def test_sections_with_hoisted_defs() -> None:
+    """150 nested lambdas are hoisted (``unsugar.hoisting``) out of a section."""
+    deep = "f = " + "lambda: " * 150 + "42\ng = f\nfor _ in range(149):\n    g = g()\nprint(g())\n"
+    source = long_module(8) + deep + long_module(8).replace("f0", "h0") + "print(checksum)\n"
+    names = body_defs(desugared(source))
+    assert len(names) > 3
+    assert_same(source)
