@@ -68,11 +68,7 @@ class Compilation:
         self.body = linker.link(self.unit, self._own, self.runtime)
         if self.unit.module_def:
             self.body = module_def(self.unit, self.body)
-            runtime = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics)
-            assert runtime.unit is not None
-            own = {c.name for c in self.unit.constants.values()}
-            sections.split_body(self.body, self.unit,
-                                own - {c.name for c in runtime.unit.constants.values()})
+            sections.split_body(self.body, self.unit)
 
     def module(self) -> ast.Module:
         """The output tree, every node with a position (for ``compile``)."""

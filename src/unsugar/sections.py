@@ -34,6 +34,7 @@ import ast
 import copy
 
 from unsugar import builder as b
+from unsugar import linker
 from unsugar.trees import children, core_bound_names, walk
 from unsugar.unit import Unit
 
@@ -41,10 +42,10 @@ from unsugar.unit import Unit
 SECTION_LENGTH = 400
 
 
-def split_body(module: list[ast.stmt], unit: Unit, user_constants: set[str]) -> None:
+def split_body(module: list[ast.stmt], unit: Unit) -> None:
     """Cut the body def inside the module def (``module``, linked) into
-    sections, in place, when it is long; move each constant of
-    ``user_constants`` that one section alone uses into that section."""
+    sections, in place, when it is long; move each constant of the user's
+    code (not the runtime's) that one section alone uses into that section."""
     outer = module[0]
     assert isinstance(outer, ast.FunctionDef)
     name = unit.names.fixed("body")
@@ -62,6 +63,10 @@ def split_body(module: list[ast.stmt], unit: Unit, user_constants: set[str]) -> 
         return
     uses = [{node.id for stmt in section for node in walk(stmt) if type(node) is ast.Name}
             for section in [first + sections[0], *sections[1:]]]
+    runtime = linker.compiled_runtime(unit.names.prefix, unit.semantics).unit
+    assert runtime is not None
+    user_constants = ({c.name for c in unit.constants.values()}
+                      - {c.name for c in runtime.constants.values()})
     constants = _movable(outer.body[:at], user_constants, uses)
     moved = set(map(id, constants.values()))
     outer.body[:at] = [stmt for stmt in outer.body[:at] if id(stmt) not in moved]
