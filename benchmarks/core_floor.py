@@ -9,9 +9,9 @@ arithmetic on objects in a list. The ways:
    best any core rendering can do for them (``--semantics=native`` writes
    these calls), loops kept;
 3. ``core``: the loops too as the output writes them (``iter``, ``next``
-   with an end marker, ``while`` over ``int.__ne__`` of the ids);
-4. ``core+cells``: as the output reaches them, the helpers read from the
-   closure cells of the module def (``LOAD_DEREF``), not from globals.
+   with an end marker, ``while`` over ``int.__ne__`` of the ids). (Reading
+   the helpers from closure cells, as an output does, instead of globals
+   changes these figures by a few percent either way.)
 
 Each figure is the best of 7 repeats, side by side in one process; the ratio
 to ``plain`` is the floor under ``benchmarks/runtime.py``'s slowdowns for
@@ -64,36 +64,17 @@ def core(bodies: list[Body], steps: int) -> None:
         step = next(steps_left, END)
 
 
-def with_cells():  # noqa: ANN201  (the helpers as closure cells, as in an output)
-    add_, mul_, sub_, getattr_, setattr_, iter_, next_, id_, more_, end, end_id = (
-        add, mul, sub, getattr, setattr, iter, next, id, more, END, END_ID)
-
-    def core_cells(bodies: list[Body], steps: int) -> None:
-        steps_left = iter_(range(steps))
-        step = next_(steps_left, end)
-        while more_(id_(step), end_id):
-            items = iter_(bodies)
-            body = next_(items, end)
-            while more_(id_(body), end_id):
-                setattr_(body, "x", sub_(add_(getattr_(body, "x"), mul_(getattr_(body, "v"), 0.01)),
-                                         0.001))
-                body = next_(items, end)
-            step = next_(steps_left, end)
-
-    return core_cells
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
     bodies = [Body() for _ in range(100)]
-    ways = {"plain": plain, "calls": calls, "core": core, "core+cells": with_cells()}
+    ways = {"plain": plain, "calls": calls, "core": core}
     best = {name: min(timeit.repeat(lambda f=f: f(bodies, args.steps), number=5, repeat=7))
             for name, f in ways.items()}
     print(f"Python {sys.version.split()[0]}")
     for name, seconds in best.items():
-        print(f"{name:11} {seconds * 1000:7.1f} ms  {seconds / best['plain']:4.2f}x")
+        print(f"{name:6} {seconds * 1000:7.1f} ms  {seconds / best['plain']:4.2f}x")
 
 
 if __name__ == "__main__":
