@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 import unsugar
 from unsugar import __version__, batch
 from unsugar.config import ConfigError, Settings, load_settings, settings_text
-from unsugar.options import RUNTIMES, SEMANTICS, UnknownRuleError, check_keep
+from unsugar.options import RUNTIMES, SEMANTICS, UnknownRuleError, check_keep, comma_list
 
 if TYPE_CHECKING:
     from unsugar.registry import Rule
@@ -379,8 +379,7 @@ def _keep_option(parser: argparse.ArgumentParser, values: list[str] | None) -> t
     """The rule ids of the ``--keep`` options, validated (None: no ``--keep``)."""
     if values is None:
         return None
-    ids = [part.strip() for value in values for part in value.split(",")]
-    keep = tuple(dict.fromkeys(i for i in ids if i))
+    keep = comma_list(values)
     try:
         check_keep(keep)
     except UnknownRuleError as exc:

@@ -18,6 +18,12 @@ class UnknownRuleError(ValueError):
     """``--keep`` named a rule that does not exist."""
 
 
+def comma_list(values: Iterable[str]) -> tuple[str, ...]:
+    """The items of comma-separated ``values`` (``--keep a,b --keep c``), once each, in order."""
+    items = (part.strip() for value in values for part in value.split(","))
+    return tuple(dict.fromkeys(item for item in items if item))
+
+
 def check_keep(keep: Iterable[str]) -> frozenset[str]:
     """The rule ids of ``keep``, validated against the registry."""
     ids = frozenset(keep)

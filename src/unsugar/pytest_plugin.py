@@ -36,7 +36,7 @@ from _pytest.assertion.rewrite import AssertionRewritingHook
 
 from unsugar import runner
 from unsugar.config import ConfigError, load_settings
-from unsugar.options import SEMANTICS, UnknownRuleError, check_keep
+from unsugar.options import SEMANTICS, UnknownRuleError, check_keep, comma_list
 
 #: top-level directories of a project that are not its packages
 NOT_PACKAGES = frozenset({
@@ -91,7 +91,7 @@ def make_plan(config: pytest.Config) -> Plan | None:
     args = config.known_args_namespace
     if args.unsugar is None:
         return None
-    keep = _split(args.unsugar_keep)
+    keep = comma_list(args.unsugar_keep)
     try:
         check_keep(keep)
     except UnknownRuleError as exc:
@@ -102,7 +102,7 @@ def make_plan(config: pytest.Config) -> Plan | None:
         )
     except ConfigError as exc:
         raise pytest.UsageError(f"unsugar: {exc}") from None
-    packages = _split([args.unsugar])
+    packages = comma_list([args.unsugar])
     wrong = [name for name in packages if not is_module_name(name)]
     if wrong:
         raise pytest.UsageError(
@@ -117,12 +117,6 @@ def make_plan(config: pytest.Config) -> Plan | None:
             "name them: --unsugar=PKG,..."
         )
     return Plan(packages, settings.keep, settings.semantics, settings.runtime)
-
-
-def _split(values: Iterable[str]) -> tuple[str, ...]:
-    """The comma-separated items of ``values``, once each, in order."""
-    items = (part.strip() for value in values for part in value.split(","))
-    return tuple(dict.fromkeys(item for item in items if item))
 
 
 def is_module_name(text: str) -> bool:
