@@ -1,12 +1,15 @@
 """The operators' plans: for a pair of built-in (immutable) types the runtime
-keeps the method that answered and calls it next time; the outcome must be the
-one the whole dispatch gives, whatever came first."""
+calls ``_operator``'s function next time (which runs the methods that
+answered), or the method itself where ``_operator`` is blocked; the outcome
+must be the one the whole dispatch gives, whatever came first."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
-from tests.difftest import assert_same
+from tests.difftest import assert_same, desugared, run
 
 SNIPPETS = {
     "mixed_numbers_both_orders": """
@@ -68,6 +71,59 @@ SNIPPETS = {
             def __radd__(self, other):
                 return "B first"
         print(1 + B(2), B(2) + 1, 1 + 2)
+    """,
+    "operands_of_one_class": """
+        class V:
+            def __init__(self, v):
+                self.v = v
+            def __add__(self, other):
+                print("add", self.v, other.v)
+                return V(self.v + other.v) if other.v else NotImplemented
+            def __radd__(self, other):
+                print("radd")
+                return "reflected"
+            def __repr__(self):
+                return f"V({self.v})"
+        print(V(1) + V(2))
+        try:
+            V(1) + V(0)
+        except TypeError as error:
+            print(error)
+        class L(list):
+            def __mul__(self, other):
+                return NotImplemented
+            def __add__(self, other):
+                return "own add"
+        print(L([1]) + L([2]))
+        try:
+            L([1]) * L([2])
+        except TypeError as error:
+            print(error)
+        class R:
+            def __rsub__(self, other):
+                return "rsub"
+        try:
+            R() - R()
+        except TypeError as error:
+            print(error)
+        class S:
+            __add__ = staticmethod(lambda left, right: ("static", left is right))
+        s = S()
+        print(s + s)
+        class Meta(type):
+            def __add__(cls, other):
+                return "metaclass add"
+        class M(metaclass=Meta):
+            pass
+        print(M + M)
+        try:
+            M() + M()
+        except TypeError as error:
+            print(error)
+        V.__add__ = lambda self, other: "replaced"
+        print(V(1) + V(2))
+        del V.__add__
+        print(V(1) + V(2))
     """,
     "unpacking_a_list_its_targets_change": """
         a = [1, 2]
@@ -173,3 +229,49 @@ SNIPPETS = {
 @pytest.mark.parametrize("source", SNIPPETS.values(), ids=SNIPPETS.keys())
 def test_plans(source: str) -> None:
     assert_same(source)
+
+
+#: The C functions of ``_operator`` called while a few operations on built-in
+#: types run a second time (the first run made the plans).
+PLANNED_CALLS = """
+    import sys
+    calls = set()
+    def profile(frame, event, function):
+        if event == "c_call" and function.__module__ == "_operator":
+            calls.add(function.__name__)
+    def operations(x, items, table):
+        for round in range(2):
+            sys.setprofile(profile)
+            results = [x + x, x - 1, -x, x < x, x == x, items[0], "k" in table]
+            items[0] = x
+            x += 1
+            sys.setprofile(None)
+    operations(1.5, [1.5], {"k": 1.5})
+    print(sorted(calls))
+"""
+
+
+def test_a_plan_for_built_in_types_is_the_interpreters_own_function() -> None:
+    """What the plan calls is not observable but for speed (and a profiler): the
+    original makes no such call at all, the output calls ``_operator``'s."""
+    source = textwrap.dedent(PLANNED_CALLS)
+    assert run(source).stdout == "[]\n"
+    got = run(desugared(source)).stdout
+    assert got == "['add', 'contains', 'eq', 'getitem', 'iadd', 'lt', 'neg', 'setitem', 'sub']\n"
+
+
+def test_plans_where_operator_is_blocked() -> None:
+    """A test may block ``_operator`` (``sys.modules["_operator"] = None``): the plans
+    then call the methods that answered."""
+    assert_same("""
+        import sys
+        saved = sys.modules.get("_operator")
+        sys.modules["_operator"] = None
+        x = 1.5
+        items = [x]
+        for round in range(2):
+            print(x + x, 2 * x, -x, x < x, x == x, items[0], 1 in items, [1] + items)
+            items[0] = x
+            x += 1
+        sys.modules["_operator"] = saved
+    """)

@@ -400,16 +400,16 @@ def inplace_steps(left_type, right_type, name, binary, reflected):
     return steps
 
 
-def planned(plans, steps, left, right):
+def planned(plans, steps, left, right, native):
     """The first answer of ``steps`` on ``(left, right)``, ``NotImplemented`` if none.
 
     When both operands' types are immutable (``Py_TPFLAGS_IMMUTABLETYPE``: the
-    built-in types), the step that answered becomes the plan for that pair of
-    types in ``plans``: the methods of such types cannot change, and whether
-    their C methods decline (``NotImplemented``) depends on the operands' types,
-    so the same step answers next time, and those before it decline again.
-    The one exception, ``object.__eq__`` (and ``__ne__``), which declines
-    different objects, is for ``equality_operation`` to handle.
+    built-in types), the dispatch is fixed for that pair of types: their
+    methods cannot change, and whether their C methods decline
+    (``NotImplemented``) depends on the operands' types, so the same step
+    answers next time, and those before it decline again. The plan for the
+    pair in ``plans`` is then ``_operator``'s function ``native``
+    (:func:`native_plan`), which runs those very C methods in one call.
     """
     for step in steps:
         result = step(left, right)
@@ -422,7 +422,7 @@ def planned(plans, steps, left, right):
                 if row is None:
                     row = dict()
                     operator_plan_set(plans, planned_type(left_type), row)
-                operator_plan_set(row, planned_type(right_type), step)
+                operator_plan_set(row, planned_type(right_type), native_plan(native, step))
             return result
     return NotImplemented
 
@@ -433,6 +433,19 @@ operator_plan_set = dict.__setitem__
 #: operand's type (hashing a class could run its metaclass's ``__hash__``), and
 #: the id of a type that lives cannot be another object's.
 operator_planned_types = dict()
+
+
+def native_plan(name, step):
+    """The plan for operands of built-in types: ``_operator.name``, the C function of
+    CPython's own instruction, which runs the very C methods the whole dispatch
+    found (and nothing observable besides), without their wrappers' cost.
+    ``step`` itself where ``_operator`` is not loaded (3.12 loads it with
+    ``operator``, not at start-up; importing it here would change ``sys.modules``
+    under whoever iterates over it) or is blocked (``None``, as tests do)."""
+    native = operator_dict_get(operator_sys.modules, "_operator")
+    if native is None:
+        return step
+    return getattr(native, name)
 
 
 def planned_type(kind):
@@ -459,22 +472,45 @@ def binary_error(symbol, left, right):
     ))
 
 
-def number_operation(number_steps, symbol, sequence_steps):
+def number_operation(number_steps, symbol, sequence_steps, native, own_name):
     """An operator's whole dispatch: the slots ``number_steps(left_type,
     right_type)`` gives, then what ``sequence_steps`` adds (a built-in
-    sequence's concatenation or repetition); the error names ``symbol``."""
+    sequence's concatenation or repetition); the error names ``symbol``, the
+    plans call ``_operator``'s ``native``.
+
+    Operands of one class whose method ``own_name`` (None for an in-place
+    operator) is a def: that def alone answers, as CPython's generic slot
+    tries nothing else for operands of one type, and such a def leaves the
+    class no sequence slot for the operator."""
     plans = dict()
 
     def full(left, right):
         left_type = type(left)
         right_type = type(right)
+        if left_type is right_type:
+            if own_name is not None:
+                method = special_lookup(left_type, own_name)
+                if type(method) is operator_function_type:
+                    result = method(left, right)
+                    if result is NotImplemented:
+                        raise binary_error(symbol, left, right)
+                    return result
         steps = number_steps(left_type, right_type)
         list.extend(steps, sequence_steps(left_type, right_type))
-        result = planned(plans, steps, left, right)
+        result = planned(plans, steps, left, right, native)
         if result is NotImplemented:
             raise binary_error(symbol, left, right)
         return result
     return planned_operation(plans, full)
+
+
+def native_name(method):
+    """``_operator``'s name of the operator of ``__method__``: ``or_`` for ``or``."""
+    if operator_str_eq(method, "or"):
+        return "or_"
+    if operator_str_eq(method, "and"):
+        return "and_"
+    return method
 
 
 def binary_operation(method, symbol, sequence_steps):
@@ -484,7 +520,7 @@ def binary_operation(method, symbol, sequence_steps):
 
     def number_steps(left_type, right_type):
         return binary_steps(left_type, right_type, name, reflected)
-    return number_operation(number_steps, symbol, sequence_steps)
+    return number_operation(number_steps, symbol, sequence_steps, native_name(method), name)
 
 
 def inplace_operation(method, symbol, sequence_steps):
@@ -495,7 +531,8 @@ def inplace_operation(method, symbol, sequence_steps):
 
     def number_steps(left_type, right_type):
         return inplace_steps(left_type, right_type, name, binary, reflected)
-    return number_operation(number_steps, str.__add__(symbol, "="), sequence_steps)
+    native = str.__add__("i", method)
+    return number_operation(number_steps, str.__add__(symbol, "="), sequence_steps, native, None)
 
 
 def no_sequence_steps(left_type, right_type):
@@ -589,29 +626,37 @@ inplace_bitxor = inplace_operation("xor", "^", no_sequence_steps)
 inplace_bitand = inplace_operation("and", "&", no_sequence_steps)
 
 
-def fixed_method(plans, kind, method):
-    """Keep ``method`` (found on ``kind``) as the plan for ``kind`` in ``plans`` when
-    it cannot change and is called as it is: a C method of an immutable type
-    (a ``deque``'s item slots convert the index first)."""
+def fixed_method(plans, kind, method, native):
+    """Plan ``_operator``'s ``native`` for ``kind`` in ``plans`` when ``method`` (found
+    on ``kind``) cannot change and is called as it is: a C method of an immutable
+    type (a ``deque``'s item slots convert the index first)."""
     if operator_int_and(operator_flags_of(kind), 256):
         if type(method) is operator_wrapper_type:
             if not deque_wrapper(method):
-                operator_plan_set(plans, planned_type(kind), method)
+                operator_plan_set(plans, planned_type(kind), native_plan(native, method))
         elif type(method) is operator_method_type:
-            operator_plan_set(plans, planned_type(kind), method)
+            operator_plan_set(plans, planned_type(kind), native_plan(native, method))
+
+
+def special_name_bare(name):
+    """``neg`` for ``__neg__``: the name of ``_operator``'s function."""
+    return operator_str_removesuffix(operator_str_removeprefix(name, "__"), "__")
 
 
 def unary_operation(name, symbol):
     """``OP operand``: ``type(operand).name(operand)``, or ``bad operand type for
     unary -: 'str'``."""
     plans = dict()
+    native = special_name_bare(name)
 
     def full(operand):
         kind = type(operand)
         method = special_lookup(kind, name)
         if method is operator_missing:
             raise operator_type_error(operator_str_format("bad operand type for unary {}: '{{}}'", symbol), operand)
-        fixed_method(plans, kind, method)
+        if type(method) is operator_function_type:  # a class's def: called as it is, never planned
+            return method(operand)
+        fixed_method(plans, kind, method, native)
         return special_call(method, operand)
 
     def operation(operand):
@@ -655,7 +700,8 @@ def order_operation(name, reflected, symbol):
     plans = dict()
 
     def full(left, right):
-        result = planned(plans, rich_steps(type(left), type(right), name, reflected), left, right)
+        steps = rich_steps(type(left), type(right), name, reflected)
+        result = planned(plans, steps, left, right, special_name_bare(name))
         if result is NotImplemented:
             raise TypeError(operator_str_format(
                 "'{}' not supported between instances of '{}' and '{}'",
@@ -674,7 +720,7 @@ def equality_operation(name, identity):
     def full(left, right):
         steps = rich_steps(type(left), type(right), name, name)
         list.append(steps, identity)
-        return planned(plans, steps, left, right)
+        return planned(plans, steps, left, right, special_name_bare(name))
 
     def operation(left, right):
         row = operator_dict_get(plans, id(type(left)), operator_no_plans)
@@ -709,8 +755,10 @@ def contains_full(container, item):
     if method is None:
         raise operator_type_error("'{}' object is not a container", container)
     if method is not operator_missing:
-        if type(method) is operator_wrapper_type:  # a C slot gives a bool
-            fixed_method(contains_plans, kind, method)
+        if type(method) is operator_function_type:  # a class's def: called as it is, never planned
+            return bool(method(container, item))
+        # a C slot gives a bool, and so do the C methods of dict, set and frozenset
+        fixed_method(contains_plans, kind, method, "contains")
         return bool(special_call(method, container, item))
     return contains_by_iteration(item, container)
 
@@ -757,9 +805,11 @@ def subscript_get_full(container, key):
     kind = type(container)
     method = special_lookup(kind, "__getitem__")
     if method is not operator_missing:
+        if type(method) is operator_function_type:  # a class's def: called as it is, never planned
+            return method(container, key)
         if type(method) is operator_wrapper_type and deque_wrapper(method):
             return method(container, sequence_key(key))
-        fixed_method(get_plans, kind, method)
+        fixed_method(get_plans, kind, method, "getitem")
         return special_call(method, container, key)
     if operator_is_subtype(type, kind):
         if container is type:
@@ -792,10 +842,13 @@ def subscript_set_full(container, key, value):
     kind = type(container)
     method = special_lookup(kind, "__setitem__")
     if method is not operator_missing:
+        if type(method) is operator_function_type:  # a class's def: called as it is, never planned
+            method(container, key, value)
+            return
         if type(method) is operator_wrapper_type and deque_wrapper(method):
             method(container, sequence_key(key), value)
             return
-        fixed_method(set_plans, kind, method)
+        fixed_method(set_plans, kind, method, "setitem")
         special_call(method, container, key, value)
         return
     if special_lookup(kind, "__delitem__") is not operator_missing:
