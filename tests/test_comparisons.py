@@ -221,3 +221,19 @@ def test_a_bool_test_read_twice_needs_no_bool() -> None:
     """)
     assert_same(source)
     assert "_us_bool(_us_compare_in(" not in desugared(source)
+
+
+def test_identity_with_none_reads_its_id_once_for_all() -> None:
+    """``x is None`` compares ``id(x)`` with ``id(None)`` computed at the top: None
+    lives as long as the process, so its id never changes."""
+    source = textwrap.dedent("""
+        def f(x):
+            return x is None, None is not x, None is None, x is not None
+        r = [f(None), f(0), f(False), f(""), f(f)]
+        print(r)
+    """)
+    assert_same(source)
+    out = desugared(source, semantics="python")
+    assert "_us_int_eq_1(_us_id(x), _us_none_id)" in out
+    assert "_us_int_ne_1(_us_none_id, _us_id(x))" in out
+    assert out.count("_us_id(_us_none)") == 1  # where _us_none_id is made

@@ -46,6 +46,8 @@ def nothing():
 
 
 none = nothing()
+#: ``id(None)``, which never changes: ``x is None`` is ``int.__eq__(id(x), none_id)``
+none_id = id(none)
 true = bool(1)
 false = bool(0)
 

@@ -49,6 +49,7 @@ yield_from_missing = object()
 yield_from_cleanup_throw = yield_from_sys.version_info >= (3, 12)
 #: The type of the done marker (see :func:`yield_from_done`).
 yield_from_return_type = type("yield_from_return", (), {"__slots__": ("value",)})
+yield_from_return_type_id = id(yield_from_return_type)
 yield_from_return_slot = yield_from_return_type.value
 #: The value of the ``yield from`` expression, from its done marker (a C call).
 yield_from_result = yield_from_return_slot.__get__
