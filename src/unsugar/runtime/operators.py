@@ -10,9 +10,9 @@ No operator syntax here but ``is`` between names: the rewriting of the others
 calls these very helpers, while ``a is b`` becomes ``int.__eq__(id(a), id(b))``
 in place. Arithmetic on ints calls ``int`` methods.
 
-Each operator keeps plans: for a pair of built-in (immutable) types, the
-method that answered the whole dispatch is called directly next time
-(:func:`planned`).
+Each operator keeps plans: for a pair of built-in (immutable) types the
+dispatch is fixed, and next time ``_operator``'s function runs the methods
+that answered (:func:`planned`, :func:`native_plan`).
 
 Binary operators follow CPython's number slots: a class's slot is filled
 from its ``__op__``/``__rop__`` (``number_slot``), a slot shared by both
