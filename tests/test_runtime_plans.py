@@ -195,9 +195,21 @@ SNIPPETS = {
                 return True
             def __lt__(self, other):
                 return "lt"
+            def __await__(self):
+                return iter(())
+        async def waits():
+            return await c
         c = C()
+        try:
+            waits().send(None)
+        except StopIteration as stop:
+            print("awaited", stop.value)
         for _ in range(2):
             print(c + c, c[1], -c, 1 in c, c < c, c == c)
+            try:
+                x, y = c  # iterated by __getitem__: 0, 1, 2...
+            except ValueError as error:
+                print(error)
             try:
                 raise ValueError
             except ValueError:

@@ -41,12 +41,15 @@ def unpack_exact(value, count):
     A tuple or list of the right length gives its items as they are now, as
     CPython's ``UNPACK_SEQUENCE`` does (``tuple()`` of a list is a copy, since
     storing a target may change the list; of a tuple, the tuple itself)."""
-    if operator_int_eq(operator_dict_get(unpack_sizes, type(value), unpack_unsized)(value), count):  # noqa: F821
+    size = operator_dict_get(unpack_sizes, id(type(value)), unpack_unsized)(value)  # noqa: F821
+    if operator_int_eq(size, count):  # noqa: F821
         return iter(tuple(value))
     return unpack_items(value, count)
 
 
-unpack_sizes = {tuple: len, list: len}
+#: ``len`` by the id of the type it is exact for: hashing the value's type
+#: itself could run its metaclass's ``__hash__``
+unpack_sizes = {id(tuple): len, id(list): len}
 
 
 def unpack_unsized(value):
