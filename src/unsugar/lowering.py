@@ -49,8 +49,6 @@ T = TypeVar("T")
 #: CPython's tokenizer allows (``1 + 1 + ... + 1`` is calls nested in calls)
 SPILL_DEPTH = 50
 OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
-#: runtime constants whose id the runtime computes once (``NAME_id``)
-_CONSTANT_IDS = ("none", "yield_from_return_type")
 
 #: Statements without a rule whose expression fields are evaluated once,
 #: before anything else the statement does, so their prelude may come first.
@@ -225,12 +223,10 @@ class Lowerer:
         return b.call(test, self._id_of(left), self._id_of(right))
 
     def _id_of(self, operand: ast.expr) -> ast.expr:
-        """``id(operand)``; for a runtime constant that lives as long as the
-        process (``None``), its id computed once (``_us_none_id``)."""
-        if isinstance(operand, ast.Name):
-            for constant in _CONSTANT_IDS:
-                if operand.id == self.unit.names.fixed(constant):
-                    return self.rt(f"{constant}_id")
+        """``id(operand)``; for ``None``, which lives as long as the process, its
+        id computed once (``_us_none_id``)."""
+        if isinstance(operand, ast.Name) and operand.id == self.unit.names.fixed("none"):
+            return self.rt("none_id")
         return b.call(self.builtin("id"), operand)
 
     def method(self, type_name: str, method: str) -> ast.Name:

@@ -33,30 +33,35 @@ from unsugar.registry import expr_rule
     "_us_step_1 = _us_next_1\n"
     "_us_sent_1 = None\n"
     "_us_thrown_1 = None\n"
+    "_us_going_1 = 1\n"
+    "_us_throwing_1 = 0\n"
     "try:\n"
     "    _us_step_1 = _us_step_1()\n"
     "except:\n"
     "    _us_step_1 = _us_yield_from_stopped()\n"
-    "while type(_us_step_1) is not _us_yield_from_return_type:\n"
+    "    _us_going_1 = 0\n"
+    "while _us_going_1:\n"
     "    try:\n"
     "        _us_sent_1 = yield _us_step_1\n"
     "    except:\n"
     "        _us_thrown_1 = _us_handled_exception()\n"
+    "        _us_throwing_1 = 1\n"
     "    _us_step_1 = _us_next_1\n"
     "    while _us_sent_1 is not None:\n"
     "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, _us_sent_1, None)\n"
     "        _us_sent_1 = None\n"
-    "    while _us_thrown_1 is not None:\n"
+    "    while _us_throwing_1:\n"
     "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, None, _us_thrown_1)\n"
     "        _us_thrown_1 = None\n"
+    "        _us_throwing_1 = 0\n"
     "    try:\n"
     "        _us_step_1 = _us_step_1()\n"
     "    except:\n"
     "        _us_step_1 = _us_yield_from_stopped()\n"
+    "        _us_going_1 = 0\n"
     "_us_yf_1 = None\n"
     "_us_next_1 = None\n"
-    "_us_step_1 = _us_yield_from_result(_us_step_1)\n"
-    "r = _us_step_1",
+    "r = _us_step_1  # the StopIteration's value",
     reference="expressions.html#yield-expressions",
     custom_order=True,
 )
@@ -72,28 +77,27 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     The first resumption is ``next``. Every exception thrown in is caught
     at the ``yield`` and handed to the next resumption, outside the handler;
     it is raised again when the subiterator does not take it. Only a
-    ``StopIteration`` from the subiterator itself ends the loop. The
+    ``StopIteration`` from the subiterator itself ends the loop (or, from
+    3.12, one thrown in that it does not take). The
     temporaries are cleared as soon as their values are used, so that
     nothing sent or thrown in is kept alive.
     """
     iterator, step, resume_next = cx.temp("yf"), cx.temp("step"), cx.temp("next")
     sent, thrown = cx.temp("sent"), cx.temp("thrown")
+    # flags: the subiterator has not stopped; an exception was thrown in
+    going, throwing = cx.temp("going"), cx.temp("throwing")
     none = cx.none
 
     def resumption(value: ast.expr, exception: ast.expr) -> ast.expr:
         return b.call(cx.rt("yield_from_resumption"), b.load(iterator), value, exception)
 
     def resume() -> ast.stmt:
+        """The resumption; its ``StopIteration`` (the only exception the handler
+        does not raise again) gives the result and ends the loop."""
         return b.try_except(
             [b.assign(step, b.call(b.load(step)))],
-            [b.assign(step, b.call(cx.rt("yield_from_stopped")))],
+            [b.assign(step, b.call(cx.rt("yield_from_stopped"))), b.assign(going, b.int_(0))],
         )
-
-    def resumed_with(value: str, resumption: ast.expr) -> ast.stmt:
-        """``value`` (sent or thrown in), if not None, makes the resumption and is
-        cleared: a ``while`` that runs at most once, with no flag."""
-        return b.while_(cx.identity(b.load(value), none(), same=False),
-                        [b.assign(step, resumption), b.assign(value, none())])
 
     cx.emit(b.copy_location(b.assign(iterator, subiterator), node))
     # the value yielded is handed over in a box, made once: the frame holds nothing while suspended
@@ -101,31 +105,32 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     hand_over = [b.expr(b.call(cx.method("list", "append"), b.load(box), b.load(step))),
                  *cx.released([step])]
     yielded = b.call(cx.method("list", "pop"), b.load(box))
-    pending = cx.identity(b.call(cx.builtin("type"), b.load(step)), cx.rt("yield_from_return_type"),
-                          same=False)
     cx.emit(*b.located([
         b.assign(resume_next, b.call(cx.rt("yield_from_method_type"), cx.builtin("next"), b.load(iterator))),
         b.assign(box, b.call(cx.builtin("list"))),
         b.assign(step, b.load(resume_next)),
         b.assign(sent, none()),
         b.assign(thrown, none()),
+        b.assign(going, b.int_(1)),
+        b.assign(throwing, b.int_(0)),
         resume(),
-        b.while_(pending, [
+        b.while_(b.load(going), [
             *hand_over,
             b.try_except(
                 [b.assign(sent, ast.Yield(value=yielded))],
-                [b.assign(thrown, b.call(cx.rt("handled_exception")))],
+                [b.assign(thrown, b.call(cx.rt("handled_exception"))), b.assign(throwing, b.int_(1))],
             ),
             # what ``next`` resumes with is made once; a value sent or an exception thrown in
-            # gets its own resumption
+            # gets its own resumption (each ``while`` runs at most once)
             b.assign(step, b.load(resume_next)),
-            resumed_with(sent, resumption(b.load(sent), none())),
-            resumed_with(thrown, resumption(none(), b.load(thrown))),
+            b.while_(cx.identity(b.load(sent), none(), same=False),
+                     [b.assign(step, resumption(b.load(sent), none())), b.assign(sent, none())]),
+            b.while_(b.load(throwing), [b.assign(step, resumption(none(), b.load(thrown))),
+                                        b.assign(thrown, none()), b.assign(throwing, b.int_(0))]),
             resume(),
         ]),
         b.assign(iterator, none()),
         b.assign(resume_next, none()),
         b.assign(box, none()),
-        b.assign(step, b.call(cx.rt("yield_from_result"), b.load(step))),
     ], node))
     return b.load(step)

@@ -3,8 +3,8 @@
 The delegating generator runs the loop itself (``rules/generators.py``): it
 yields, catches what is thrown in, gets from :func:`yield_from_resumption`
 what resumes the subiterator, and calls it. A ``StopIteration`` from the
-subiterator never reaches the generator's body: it becomes a done marker
-(an instance of ``yield_from_return_type``, see :func:`yield_from_done`). The subiterator is resumed outside any
+subiterator never reaches the generator's body: its handler takes the value
+(:func:`yield_from_stopped`) and ends the loop. The subiterator is resumed outside any
 ``except`` block of the delegating generator, so that the exceptions it
 raises get the context CPython gives them, and directly from its frame, so
 that the subiterator's frame is called from the delegating generator's.
@@ -48,12 +48,6 @@ yield_from_missing = object()
 #: 3.12+ (``CLEANUP_THROW``): a ``StopIteration`` raised into the generator
 #: while it delegates a ``throw`` or ``close`` ends the ``yield from`` too.
 yield_from_cleanup_throw = yield_from_sys.version_info >= (3, 12)
-#: The type of the done marker (see :func:`yield_from_done`).
-yield_from_return_type = type("yield_from_return", (), {"__slots__": ("value",)})
-yield_from_return_type_id = id(yield_from_return_type)
-yield_from_return_slot = yield_from_return_type.value
-#: The value of the ``yield from`` expression, from its done marker (a C call).
-yield_from_result = yield_from_return_slot.__get__
 
 
 def yield_from_partial(function, argument):
@@ -85,7 +79,6 @@ def yield_from_iter(iterable):
 
 yield_from_is_stop = StopIteration.__subclasscheck__
 yield_from_stop_value = yield_from_stop_value_slot.__get__
-yield_from_set_result = yield_from_return_slot.__set__
 
 
 def yield_from_subtype(klass, base):
@@ -93,23 +86,20 @@ def yield_from_subtype(klass, base):
     return operator_is_subtype(base, klass)  # noqa: F821  (runtime/operators.py)
 
 
-def yield_from_done(value):
-    """The done marker, holding the subiterator's return value."""
-    done = yield_from_return_type()
-    yield_from_set_result(done, value)
-    return done
-
-
 def yield_from_stopped():
-    """In the handler of the resumption: the done marker for a ``StopIteration``
-    (its ``value`` slot); any other exception is raised again.
+    """In the handler of the resumption: the value of the ``yield from`` for a
+    ``StopIteration`` (its ``value`` slot); any other exception is raised again.
     """
     stop = yield_from_handled_exception()
     if yield_from_is_stop(type(stop)):
-        done = yield_from_return_type()
-        yield_from_set_result(done, yield_from_stop_value(stop))
-        return done
+        return yield_from_stop_value(stop)
     raise
+
+
+def yield_from_ended(value):
+    """A resumption that ends the ``yield from`` with ``value``: a ``StopIteration``
+    of its own, which the delegating generator handles as the subiterator's."""
+    raise StopIteration(value)
 
 
 def yield_from_resumption(iterator, sent, thrown):
@@ -129,7 +119,7 @@ def yield_from_resumption(iterator, sent, thrown):
     try:
         return yield_from_throw(iterator, thrown)
     except StopIteration as stop:
-        return yield_from_partial(yield_from_done, yield_from_stop_value(stop))
+        return yield_from_partial(yield_from_ended, yield_from_stop_value(stop))
 
 
 def yield_from_throw(iterator, thrown):
