@@ -164,12 +164,44 @@ SINGLETONS = {
     """,
 }
 
+FOLDED = {
+    "negative_and_inverted_numbers": """
+        values = [1, 2, 3]
+        print(-1, -(-3), ~7, ~-1, +2.5, -0.0, -1e999, -2j, -(1), values[-1], values[-2:])
+        print(list(range(3, -1, -1)), -12345678901234567890, 2 ** -1, -1.5 * 2)
+    """,
+    "the_same_constant_is_the_same_object": """
+        x = -1.5
+        y = -1.5
+        def f():
+            return -2.5
+        def g():
+            return -2.5
+        big = -12345678901234567890
+        def h():
+            return -12345678901234567890
+        print(x is y, f() is g(), big is h())
+    """,
+    "bools_and_errors_are_not_folded": """
+        print(-True, +False)
+        try:
+            ~1.5
+        except TypeError as error:
+            print(error)
+        try:
+            -"text"
+        except TypeError as error:
+            print(error)
+    """,
+}
+
 FAMILIES = {
     "str-literal": STR,
     "bytes-literal": BYTES,
     "float-literal": FLOAT,
     "complex-literal": COMPLEX,
     "singletons": SINGLETONS,
+    "folded-number": FOLDED,
 }
 
 
@@ -187,3 +219,12 @@ def test_a_long_literal_is_built_from_chunks_not_one_argument_per_item():
     assert re.search(r"_us_str_1 = _us_text_of\((0x[0-9a-f]+|\d+), 512, (0x[0-9a-f]+|\d+), 512, ", out)
     assert re.search(r"_us_bytes_1 = _us_octets_of\((0x[0-9a-f]+|\d+), 512, ", out)
     assert "_us_text(115, 104, 111, 114, 116)" in out
+
+
+def test_a_folded_number_is_made_once_at_the_top():
+    """``-1`` is the constant ``_us_minus_1``, made once; a float is its literal's constant."""
+    from unsugar import desugar
+
+    out = desugar("def f(x):\n    return x[-1], -1.5, -x\n")
+    assert re.search(r"\n    _us_minus_1 = _us_\w*int_neg\w*\(1\)\n", out)  # int.__neg__, maybe the runtime's
+    assert "return _us_tuple_of(_us_subscript_get(x, _us_minus_1), _us_float_1, _us_unary_neg(x))" in out

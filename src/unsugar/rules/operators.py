@@ -10,6 +10,7 @@ family.
 from __future__ import annotations
 
 import ast
+import operator
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
@@ -52,6 +53,46 @@ def binary_helper(op: ast.operator) -> str:
 def inplace_helper(op: ast.operator) -> str:
     """The runtime helper of an augmented assignment: ``inplace_add`` for ``+=``."""
     return "inplace_" + type(op).__name__.lower()
+
+
+#: What CPython's compiler folds a unary operator on a number literal into.
+_FOLDED = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
+
+
+def folded_number(node: ast.expr) -> int | float | complex | None:
+    """The constant CPython's compiler makes of ``node`` when it is a ``-``, ``+``
+    or ``~`` of a number literal (or of such a constant): ``-1``, ``-1.5``,
+    ``-(-2)``; None otherwise (``True`` is not folded here, ``~True`` warns)."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) in (int, float, complex) else None
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _FOLDED:
+        value = folded_number(node.operand)
+        if value is not None and not (isinstance(node.op, ast.Invert) and type(value) is not int):
+            return _FOLDED[type(node.op)](value)
+    return None
+
+
+@expr_rule(
+    ast.UnaryOp,
+    id="folded-number",
+    summary="-, + or ~ of a number literal is the constant CPython's compiler folds it into",
+    before="-1",
+    after="_us_minus_1   # _us_minus_1 = _us_int_neg(1) at the top",
+    reference="expressions.html#unary-arithmetic-and-bitwise-operations",
+    applies=lambda node: folded_number(node) is not None,
+    custom_order=True,
+)
+def lower_folded_number(node: ast.UnaryOp, cx: Lowerer) -> ast.expr:
+    """A negative int is ``int.__neg__`` of its magnitude, made once at the top;
+    a float or complex is the literal's own rule on the folded value."""
+    value = folded_number(node)
+    if type(value) is int and value < 0:
+        return cx.unit.intern(
+            (int, value),
+            lambda: cx.unit.names.fixed(f"minus_{-value}") if -value < 10**6 else cx.unit.names.temp("minus_big"),
+            lambda: b.call(cx.method("int", "__neg__"), b.int_(-value)),
+        )
+    return cx.expr(ast.Constant(value=value))
 
 
 def _register_binary(op: type[ast.operator], symbol: str, method: str, reference: str) -> None:
