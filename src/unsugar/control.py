@@ -188,11 +188,6 @@ class Flow:
     def keeps(self, rule_id: str) -> bool:
         return rule_id in self.unit.keep
 
-    def note(self, rule_id: str, node: ast.AST) -> None:
-        """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""
-        if self.unit.recorder is not None:
-            self.unit.recorder.note(rule_id, node)
-
     @property
     def level(self) -> Level:
         return self.levels[-1]
@@ -442,7 +437,7 @@ class Flow:
             orelse = self.new_block(node.orelse) if node.orelse else []
             self.emit(b.copy_location(b.if_(node.test, body, orelse), node))
             return
-        self.note("if", node)
+        self.unit.note("if", node)
         if self._guard_clause(node):
             return
         self.if_(node)
@@ -505,7 +500,7 @@ class Flow:
             last = orelse[-1]
             if isinstance(last, ast.If) and not self._holds_real_jump([*last.body, *last.orelse]):
                 arm, prelude = last, orelse[:-1]
-                self.note("if", arm)  # (an elif)
+                self.unit.note("if", arm)  # (an elif)
                 continue
             assert pending is not None
             with self.level_of("else", flag=pending, own=True):
@@ -539,7 +534,7 @@ class Flow:
             self._kept_while(node, prelude)
             return
         if node.orelse:
-            self.note("while-else", node)
+            self.unit.note("while-else", node)
         retest = copy.deepcopy(prelude), copy.deepcopy(node.test)
 
         def test(statements: list[ast.stmt], value: ast.expr) -> None:
@@ -683,7 +678,7 @@ class Flow:
             self.emit(b.copy_location(real, where))
             return
         if kind != "return":
-            self.note(kind, where)
+            self.unit.note(kind, where)
         out: list[ast.stmt] = []
         left: list[Level] = []
         for level in reversed(self.levels):
@@ -774,7 +769,7 @@ class Flow:
             F
             <the pending jumps go on>
         """
-        self.note("try-finally", node)
+        self.unit.note("try-finally", node)
         boundary = Boundary()
 
         def write() -> None:

@@ -169,8 +169,6 @@ class Lowerer:
         self.pre: list[ast.stmt] = []
         self.scopes: list[Scope] = []
         self.expression_depth = 0  # expressions being lowered around the current one
-        #: notes each rule applied (``unsugar --annotate``); None: nothing noted
-        self.recorder = unit.recorder
         self._expr_rules: dict[type[ast.AST], list[Rule]] = {}
         self._stmt_rules: dict[type[ast.AST], list[Rule]] = {}
         for rule in load_all().values():
@@ -339,8 +337,7 @@ class Lowerer:
         try:
             for rule in self._stmt_rules.get(type(node), ()):
                 if rule.applies(node):
-                    if self.recorder is not None:
-                        self.recorder.note(rule.id, node)
+                    self.unit.note(rule.id, node)
                     mark = len(self.unit.names.allocated)
                     produced = self.block(b.located(rule.lower(node, self), node))
                     # the rule's own temporaries (not those of a rule around it),
@@ -417,8 +414,7 @@ class Lowerer:
                 stored = b.copy_location(b.expr(store), node)
             elif namespace is not None and namespace.holds(name, self):
                 stored = b.copy_location(namespace.store(name, node.value, self), node)
-                if self.recorder is not None:
-                    self.recorder.note("module" if self.scope.kind == "module" else "class", node)
+                self.unit.note("module" if self.scope.kind == "module" else "class", node)
             else:
                 target.id = name
         return [*prelude, stored, *self.release(prelude)]
@@ -583,18 +579,21 @@ class Lowerer:
             return value
         return self.release_consumed(value, mark)
 
-    def _expr(self, node: ast.expr) -> ast.expr:
-        rule = None
+    def _expr_rule(self, node: ast.expr) -> Rule | None:
+        """The first expression rule that applies to ``node``."""
         for candidate in self._expr_rules.get(type(node), ()):
             if candidate.applies(node):
-                rule = candidate
-                break
+                return candidate
+        return None
+
+    def _expr(self, node: ast.expr) -> ast.expr:
+        rule = self._expr_rule(node)
         if isinstance(node, ast.Name) and self.scope.namespace is not None:
             return b.copy_location(self.scope.namespace.load(node, self), node)
         if isinstance(node, ast.Name) and self.scope.annotations is not None:
             return b.copy_location(self.scope.annotations.load(node, self), node)
-        if rule is not None and self.recorder is not None:
-            self.recorder.note(rule.id, node)
+        if rule is not None:
+            self.unit.note(rule.id, node)
         if rule is not None and rule.custom_order:
             return b.copy_location(rule.lower(node, self), node)
         if isinstance(node, ast.Yield) and node.value is not None:
@@ -649,10 +648,10 @@ class Lowerer:
         lowered = hook(node, self) if hook is not None else None
         if lowered is None:
             return self.expr(node)
-        if self.recorder is not None:
-            rule = next((r for r in self._expr_rules.get(type(node), ()) if r.applies(node)), None)
+        if self.unit.recorder is not None:
+            rule = self._expr_rule(node)
             if rule is not None:
-                self.recorder.note(rule.id, node)
+                self.unit.note(rule.id, node)
         return b.copy_location(lowered, node)
 
     def lower_children(self, node: ast.AST) -> None:

@@ -48,6 +48,11 @@ class Unit:
     #: notes every rule applied, where (``unsugar --annotate``); None: nothing noted
     recorder: Recorder | None = None
 
+    def note(self, rule_id: str, node: ast.AST) -> None:
+        """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""
+        if self.recorder is not None:
+            self.recorder.note(rule_id, node)
+
     @classmethod
     def for_tree(
         cls, tree: ast.AST, keep: Iterable[str] = (), prefix: str | None = None,
