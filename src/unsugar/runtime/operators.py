@@ -448,6 +448,17 @@ def native_plan(name, step):
     return getattr(native, name)
 
 
+def native_name(name):
+    """The name of ``_operator``'s function for special method ``name``: ``add``
+    for ``__add__``, ``iadd`` for ``__iadd__``, ``or_`` for ``__or__``."""
+    bare = operator_str_removesuffix(operator_str_removeprefix(name, "__"), "__")
+    if operator_str_eq(bare, "or"):
+        return "or_"
+    if operator_str_eq(bare, "and"):
+        return "and_"
+    return bare
+
+
 def planned_type(kind):
     """The key of ``kind``'s plans: its id (``kind`` is kept alive)."""
     key = id(kind)
@@ -504,15 +515,6 @@ def number_operation(number_steps, symbol, sequence_steps, native, own_name):
     return planned_operation(plans, full)
 
 
-def native_name(method):
-    """``_operator``'s name of the operator of ``__method__``: ``or_`` for ``or``."""
-    if operator_str_eq(method, "or"):
-        return "or_"
-    if operator_str_eq(method, "and"):
-        return "and_"
-    return method
-
-
 def binary_operation(method, symbol, sequence_steps):
     """``left OP right``: ``__method__``, reflected ``__rmethod__``."""
     name = str.format("__{}__", method)
@@ -520,7 +522,7 @@ def binary_operation(method, symbol, sequence_steps):
 
     def number_steps(left_type, right_type):
         return binary_steps(left_type, right_type, name, reflected)
-    return number_operation(number_steps, symbol, sequence_steps, native_name(method), name)
+    return number_operation(number_steps, symbol, sequence_steps, native_name(name), name)
 
 
 def inplace_operation(method, symbol, sequence_steps):
@@ -531,8 +533,7 @@ def inplace_operation(method, symbol, sequence_steps):
 
     def number_steps(left_type, right_type):
         return inplace_steps(left_type, right_type, name, binary, reflected)
-    native = str.__add__("i", method)
-    return number_operation(number_steps, str.__add__(symbol, "="), sequence_steps, native, None)
+    return number_operation(number_steps, str.__add__(symbol, "="), sequence_steps, native_name(name), None)
 
 
 def no_sequence_steps(left_type, right_type):
@@ -638,16 +639,13 @@ def fixed_method(plans, kind, method, native):
             operator_plan_set(plans, planned_type(kind), native_plan(native, method))
 
 
-def special_name_bare(name):
-    """``neg`` for ``__neg__``: the name of ``_operator``'s function."""
-    return operator_str_removesuffix(operator_str_removeprefix(name, "__"), "__")
 
 
 def unary_operation(name, symbol):
     """``OP operand``: ``type(operand).name(operand)``, or ``bad operand type for
     unary -: 'str'``."""
     plans = dict()
-    native = special_name_bare(name)
+    native = native_name(name)
 
     def full(operand):
         kind = type(operand)
@@ -698,10 +696,11 @@ def rich_steps(left_type, right_type, name, reflected):
 def order_operation(name, reflected, symbol):
     """``<``, ``<=``, ``>``, ``>=``: no fallback."""
     plans = dict()
+    native = native_name(name)
 
     def full(left, right):
         steps = rich_steps(type(left), type(right), name, reflected)
-        result = planned(plans, steps, left, right, special_name_bare(name))
+        result = planned(plans, steps, left, right, native)
         if result is NotImplemented:
             raise TypeError(operator_str_format(
                 "'{}' not supported between instances of '{}' and '{}'",
@@ -716,11 +715,12 @@ def equality_operation(name, identity):
     that declines the operands (``object.__eq__`` of different objects) sends
     them through the whole dispatch."""
     plans = dict()
+    native = native_name(name)
 
     def full(left, right):
         steps = rich_steps(type(left), type(right), name, name)
         list.append(steps, identity)
-        return planned(plans, steps, left, right, special_name_bare(name))
+        return planned(plans, steps, left, right, native)
 
     def operation(left, right):
         row = operator_dict_get(plans, id(type(left)), operator_no_plans)
