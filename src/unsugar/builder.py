@@ -15,17 +15,29 @@ from collections.abc import Iterable, Sequence
 
 from unsugar.trees import children, walk
 
+# The nodes are made with positional arguments, in the order of their
+# ``_fields``: half the cost of keywords, for the nodes made most often.
+
+#: the one instance of each expression context, shared as the parser shares them
+LOAD = ast.Load()
+STORE = ast.Store()
+
 
 def load(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Load())
+    return ast.Name(name, LOAD)
 
 
 def store(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Store())
+    return ast.Name(name, STORE)
 
 
 def int_(value: int) -> ast.Constant:
-    return ast.Constant(value=value)
+    return ast.Constant(value)
+
+
+def ints(values: Iterable[int]) -> list[ast.expr]:
+    """A ``Constant`` for each of ``values`` (the arguments of a literal built from its items)."""
+    return list(map(ast.Constant, values))
 
 
 #: a literal longer than this is built from chunks (``octets_of``), not one argument per item
@@ -49,38 +61,34 @@ def chunks(data: bytes) -> list[ast.expr]:
 
 def call(func: ast.expr | str, *args: ast.expr, **kwargs: ast.expr) -> ast.Call:
     """``func(*args, **kwargs)``; ``func`` may be a name."""
-    if isinstance(func, str):
+    if type(func) is str:
         func = load(func)
-    return ast.Call(
-        func=func,
-        args=list(args),
-        keywords=[ast.keyword(arg=k, value=v) for k, v in kwargs.items()],
-    )
+    return ast.Call(func, list(args), [ast.keyword(k, v) for k, v in kwargs.items()] if kwargs else [])
 
 
 def call_with(
     func: ast.expr, args: Sequence[ast.expr], keywords: Sequence[ast.keyword] = ()
 ) -> ast.Call:
     """``func(...)`` with prepared argument lists (``Starred`` allowed)."""
-    return ast.Call(func=func, args=list(args), keywords=list(keywords))
+    return ast.Call(func, list(args), list(keywords))
 
 
 def starred(value: ast.expr) -> ast.Starred:
-    return ast.Starred(value=value, ctx=ast.Load())
+    return ast.Starred(value, LOAD)
 
 
 def assign(name: str, value: ast.expr) -> ast.Assign:
     """``name = value``."""
-    return ast.Assign(targets=[store(name)], value=value)
+    return ast.Assign([ast.Name(name, STORE)], value)
 
 
 def assign_to(target: ast.expr, value: ast.expr) -> ast.Assign:
     """``target = value`` for any target (lowered later by the assignment rules)."""
-    return ast.Assign(targets=[target], value=value)
+    return ast.Assign([target], value)
 
 
 def expr(value: ast.expr) -> ast.Expr:
-    return ast.Expr(value=value)
+    return ast.Expr(value)
 
 
 def ret(value: ast.expr | None = None) -> ast.Return:
@@ -122,7 +130,7 @@ def is_(left: ast.expr, right: ast.expr) -> ast.Compare:
 
 
 def attr(value: ast.expr, name: str) -> ast.Attribute:
-    return ast.Attribute(value=value, attr=name, ctx=ast.Load())
+    return ast.Attribute(value, name, LOAD)
 
 
 def parameters(args: ast.arguments) -> list[ast.arg]:

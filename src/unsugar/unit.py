@@ -63,12 +63,12 @@ class Unit:
     def helper(self, name: str) -> ast.Name:
         """A reference to the runtime helper ``name``."""
         self.helpers.add(name)
-        return ast.Name(id=self.names.fixed(name), ctx=ast.Load())
+        return b.load(self.names.fixed(name))
 
     def builtin(self, name: str) -> ast.Name:
         """A reference to builtin ``name``, captured before user code runs."""
         self.builtins.add(name)
-        return ast.Name(id=self.names.fixed(name), ctx=ast.Load())
+        return b.load(self.names.fixed(name))
 
     def intern(self, key: object, name: Callable[[], str], value: Callable[[], ast.expr]) -> ast.Name:
         """A reference to a constant computed once at the top of the module.
@@ -80,7 +80,7 @@ class Unit:
         if entry is None:
             entry = Constant(name(), value())
             self.constants[key] = entry
-        return ast.Name(id=entry.name, ctx=ast.Load())
+        return b.load(entry.name)
 
     def string(self, value: str) -> ast.Name:
         """A reference to the interned ``str`` constant ``value``: built from
@@ -98,6 +98,6 @@ class Unit:
         ``text_of(0x6869, 2)`` / ``octets_of(0x6869, 2)`` (:func:`builder.chunks`)."""
         if len(value) <= b.LONG_LITERAL:
             items = map(ord, value) if isinstance(value, str) else value
-            return b.call(self.helper(helper), *map(b.int_, items))
+            return b.call_with(self.helper(helper), b.ints(items))
         data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
         return b.call(self.helper(f"{helper}_of"), *b.chunks(data))
