@@ -158,14 +158,29 @@ class _Printer:
             return name(identifier) if identifier in KEYWORDS else identifier
         if kind is ast.Call:
             expr = self.expr
-            items = [
-                f"*{expr(arg.value)}" if type(arg) is ast.Starred else expr(arg) for arg in node.args
-            ]
-            items += [
-                f"**{expr(kw.value)}" if kw.arg is None else f"{name(kw.arg)}={expr(kw.value)}"
-                for kw in node.keywords
-            ]
-            return f"{expr(node.func)}({', '.join(items)})"
+            # the usual arguments and callee, an int below HEX_FROM (every item
+            # of a string's ``text(...)``) or a name that is no keyword, are
+            # written here; the rest, by ``expr``
+            items: list[str] = []
+            append = items.append
+            for arg in node.args:
+                kind = type(arg)
+                if kind is ast.Constant and type(value := arg.value) is int and value < HEX_FROM:
+                    append(repr(value))
+                elif kind is ast.Name and arg.id not in KEYWORDS:
+                    append(arg.id)
+                elif kind is ast.Starred:
+                    append(f"*{expr(arg.value)}")
+                else:
+                    append(expr(arg))
+            if node.keywords:
+                items += [
+                    f"**{expr(kw.value)}" if kw.arg is None else f"{name(kw.arg)}={expr(kw.value)}"
+                    for kw in node.keywords
+                ]
+            func = node.func
+            callee = func.id if type(func) is ast.Name and func.id not in KEYWORDS else expr(func)
+            return f"{callee}({', '.join(items)})"
         if kind is ast.Constant:
             value = node.value
             if type(value) is not int:
