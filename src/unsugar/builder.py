@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 
 from unsugar.trees import children, walk
 
-# The nodes are made with positional arguments, in the order of their
-# ``_fields``: half the cost of keywords, for the nodes made most often.
+# The small nodes are made with positional arguments, in the order of their
+# ``_fields``: half the cost of keywords.
 
 #: the one instance of each expression context, shared as the parser shares them
 LOAD = ast.Load()
@@ -92,19 +92,19 @@ def expr(value: ast.expr) -> ast.Expr:
 
 
 def ret(value: ast.expr | None = None) -> ast.Return:
-    return ast.Return(value=value)
+    return ast.Return(value)
 
 
 def raise_(exc: ast.expr | None = None, cause: ast.expr | None = None) -> ast.Raise:
-    return ast.Raise(exc=exc, cause=cause)
+    return ast.Raise(exc, cause)
 
 
 def if_(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt] | None = None) -> ast.If:
-    return ast.If(test=test, body=body or [nothing()], orelse=orelse or [])
+    return ast.If(test, body or [nothing()], orelse or [])
 
 
 def while_(test: ast.expr, body: list[ast.stmt]) -> ast.While:
-    return ast.While(test=test, body=body or [nothing()], orelse=[])
+    return ast.While(test, body or [nothing()], [])
 
 
 def try_except(body: list[ast.stmt], handler: list[ast.stmt]) -> ast.Try:
@@ -122,11 +122,11 @@ def try_finally(body: list[ast.stmt], final: list[ast.stmt]) -> ast.Try:
 
 
 def not_(value: ast.expr) -> ast.UnaryOp:
-    return ast.UnaryOp(op=ast.Not(), operand=value)
+    return ast.UnaryOp(ast.Not(), value)
 
 
 def is_(left: ast.expr, right: ast.expr) -> ast.Compare:
-    return ast.Compare(left=left, ops=[ast.Is()], comparators=[right])
+    return ast.Compare(left, [ast.Is()], [right])
 
 
 def attr(value: ast.expr, name: str) -> ast.Attribute:
@@ -164,7 +164,7 @@ def function(
 
 def nothing() -> ast.Expr:
     """A core statement that does nothing (``0``), for a block left empty."""
-    return ast.Expr(value=ast.Constant(value=0))
+    return ast.Expr(ast.Constant(0))
 
 
 def unlined(stmt: ast.stmt) -> ast.stmt:
