@@ -88,7 +88,8 @@ class _Printer:
                 targets = stmt.targets
                 if len(targets) != 1 or type(targets[0]) is not ast.Name:
                     raise NotCore
-                write(f"{pad}{name(targets[0].id)} = {expr(stmt.value)}")
+                target = targets[0].id
+                write(f"{pad}{name(target) if target in KEYWORDS else target} = {expr(stmt.value)}")
             elif kind is ast.Expr:
                 value = stmt.value
                 write(pad + (self.yield_(value) if type(value) is ast.Yield else expr(value)))
