@@ -23,10 +23,10 @@ and ``try`` with one bare handler or a ``finally``.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from unsugar import builder as b
 from unsugar import lifetimes
@@ -41,13 +41,13 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: Nodes whose insides run in a scope of their own; without a rule for them
-#: they are left untouched (rewriting their parts in place would move code
-#: out of that scope).
 #: an expression nested this deep in another is computed into a temporary
 #: first, so that the output's calls never nest past the 200 parentheses
 #: CPython's tokenizer allows (``1 + 1 + ... + 1`` is calls nested in calls)
 SPILL_DEPTH = 50
+#: Nodes whose insides run in a scope of their own; without a rule for them
+#: they are left untouched (rewriting their parts in place would move code
+#: out of that scope).
 OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 
 #: Statements without a rule whose expression fields are evaluated once,
@@ -95,60 +95,95 @@ class Scope:
 def function_declarations(
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, class_name: str | None
 ) -> tuple[set[str], set[str], frozenset[str]]:
-    """In one walk of ``node``'s body: the names it declares ``global`` and
-    ``nonlocal`` (as :func:`declared` finds them), and its stable parameters:
-    those (mangled) that the body never binds again nor deletes, and that no
-    nested scope declares ``nonlocal``. Reading a stable parameter gives the
-    same object at any time, so it need not be evaluated first (``self`` in
-    ``self.x = f()``)."""
+    """The names ``node``'s body declares ``global`` and ``nonlocal`` (as
+    :func:`declarations` finds them), and its stable parameters: those
+    (mangled) that nothing in the body binds, nested scopes included (see
+    :func:`bound_names`). Reading a stable parameter gives the same object at
+    any time, so it need not be evaluated first (``self`` in ``self.x = f()``)."""
     arguments = node.args
     parameters = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     parameters.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
-    rebound: set[str] = set()
-    own: dict[type, set[str]] = {ast.Global: set(), ast.Nonlocal: set()}
     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
-    todo: list[tuple[ast.AST, bool]] = [(stmt, True) for stmt in body]
+    global_names, nonlocal_names = declarations(body, class_name)
+    if parameters:
+        parameters -= bound_names(body)
+    return global_names, nonlocal_names, frozenset(mangle(name, class_name) for name in parameters)
+
+
+#: Statements that open a scope of their own.
+_SCOPE_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+#: The fields of a statement, a handler or a case that hold statements, handlers or cases.
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+#: Those of each node type, found once.
+_block_fields: dict[type, tuple[str, ...]] = {}
+
+
+def declarations(body: list[ast.stmt], class_name: str | None = None) -> tuple[set[str], set[str]]:
+    """The names declared ``global`` and those declared ``nonlocal`` directly
+    in this scope, mangled. Only statements declare, so only the blocks of
+    statements are looked into."""
+    global_names: set[str] = set()
+    nonlocal_names: set[str] = set()
+    todo: list[ast.AST] = list(body)
+    pop = todo.pop
     while todo:
-        sub, in_scope = todo.pop()
-        if isinstance(sub, ast.Nonlocal | ast.Global):
-            rebound.update(sub.names)  # (a nested scope's nonlocal too: it is walked)
-            if in_scope:
-                own[type(sub)].update(mangle(name, class_name) for name in sub.names)
-        elif isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
-            rebound.add(sub.id)
-        elif isinstance(sub, ast.alias):
-            rebound.add(sub.asname or sub.name.partition(".")[0])
-        elif isinstance(sub, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and sub.name:
-            rebound.add(sub.name)
-        elif isinstance(sub, ast.MatchMapping) and sub.rest:
-            rebound.add(sub.rest)
-        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            rebound.add(sub.name)
-            in_scope = False
-        elif isinstance(sub, OPAQUE_EXPRESSIONS):
-            in_scope = False
-        todo += [(child, in_scope) for child in children(sub)]
-    stable = frozenset(mangle(name, class_name) for name in parameters - rebound)
-    return own[ast.Global], own[ast.Nonlocal], stable
+        node = pop()
+        kind = type(node)
+        if kind is ast.Global:
+            global_names.update(mangle(name, class_name) for name in node.names)
+        elif kind is ast.Nonlocal:
+            nonlocal_names.update(mangle(name, class_name) for name in node.names)
+        elif kind not in _SCOPE_STATEMENTS:
+            fields = _block_fields.get(kind)
+            if fields is None:
+                fields = _block_fields[kind] = tuple(name for name in kind._fields if name in _BLOCK_FIELDS)
+            for name in fields:
+                todo += getattr(node, name)
+    return global_names, nonlocal_names
 
 
 def declared(
     body: list[ast.stmt], kind: type[ast.Global] | type[ast.Nonlocal], class_name: str | None = None
 ) -> set[str]:
     """Names declared ``global`` (or ``nonlocal``) directly in this scope, mangled."""
-    found: set[str] = set()
-    todo = list(body)
+    return declarations(body, class_name)[kind is ast.Nonlocal]
+
+
+#: The names a node binds, by node type (besides a ``Name`` stored or deleted);
+#: a ``global`` or ``nonlocal`` declaration counts as binding its names.
+_BINDINGS: dict[type, Callable[[Any], Iterable[str]]] = {
+    ast.Global: lambda node: node.names,
+    ast.Nonlocal: lambda node: node.names,
+    ast.alias: lambda node: (node.asname or node.name.partition(".")[0],),
+    ast.ExceptHandler: lambda node: (node.name,) if node.name else (),
+    ast.MatchAs: lambda node: (node.name,) if node.name else (),
+    ast.MatchStar: lambda node: (node.name,) if node.name else (),
+    ast.MatchMapping: lambda node: (node.rest,) if node.rest else (),
+    ast.FunctionDef: lambda node: (node.name,),
+    ast.AsyncFunctionDef: lambda node: (node.name,),
+    ast.ClassDef: lambda node: (node.name,),
+}
+
+
+def bound_names(body: list[ast.stmt]) -> set[str]:
+    """Every name that ``body`` binds, deletes or declares, in its own scope
+    or in a nested one (conservatively: a name a nested scope binds counts)."""
+    bound: set[str] = set()
+    todo: list[ast.AST] = list(body)
+    pop, extend, add = todo.pop, todo.extend, bound.add
+    name_type, load_type, constant_type, bindings = ast.Name, ast.Load, ast.Constant, _BINDINGS.get
     while todo:
-        node = todo.pop()
-        if isinstance(node, kind):
-            found.update(mangle(name, class_name) for name in node.names)
-        elif isinstance(
-            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
-        ) or isinstance(node, OPAQUE_EXPRESSIONS):
-            continue
-        else:
-            todo.extend(children(node))
-    return found
+        node = pop()
+        kind = type(node)
+        if kind is name_type:
+            if type(node.ctx) is not load_type:
+                add(node.id)
+        elif kind is not constant_type:
+            binds = bindings(kind)
+            if binds is not None:
+                bound.update(binds(node))
+            extend(children(node))
+    return bound
 
 
 def mangle(name: str, class_name: str | None) -> str:
@@ -515,11 +550,8 @@ class Lowerer:
     def _stmt_ClassDef(self, node: ast.ClassDef) -> list[ast.stmt]:
         """A ``class`` kept as it is: its parts are lowered in place."""
         out = self._lower_eager_fields(node)
-        scope = Scope(
-            "class", self.qualname(node.name) + ".", node.name,
-            declared(node.body, ast.Global, node.name),
-            declared(node.body, ast.Nonlocal, node.name), node,
-        )
+        global_names, nonlocal_names = declarations(node.body, node.name)
+        scope = Scope("class", self.qualname(node.name) + ".", node.name, global_names, nonlocal_names, node)
         with self.new_scope(scope):
             node.body = self.block(self.with_prologue(node.body)) or [b.nothing()]
         return [*out, node]
