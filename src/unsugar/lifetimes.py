@@ -22,40 +22,62 @@ def held_temporaries(stmts: list[ast.stmt], unit: Unit, ever: bool = False) -> l
     a ``bool`` flag or None was stored, and (unless ``ever``) not released
     since by a store that always runs. A def under a temporary name holds its
     function; a loop releases its own iterator."""
+    if not stmts:
+        return []
     held: dict[str, bool] = {}
-    is_temporary = unit.names.is_temporary
+    names = unit.names
+    is_temporary = names.is_temporary
+    none, flag = names.fixed("none"), names.fixed("bool")
 
     def walk(block: list[ast.stmt], always: bool) -> None:
         for stmt in block:
-            if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
-                name = stmt.targets[0].id
-                if is_temporary(name):
-                    if not holds_nothing(stmt.value, unit):
-                        held[name] = True
-                    elif always and not ever and name in held:
-                        held[name] = False
-            elif isinstance(stmt, ast.FunctionDef):
+            kind = type(stmt)
+            if kind is ast.Assign:
+                target = stmt.targets[0]
+                if type(target) is ast.Name:
+                    name = target.id
+                    if is_temporary(name):
+                        if not _holds_nothing(stmt.value, none, flag):
+                            held[name] = True
+                        elif always and not ever and name in held:
+                            held[name] = False
+                    continue
+            elif kind is ast.FunctionDef:
                 if is_temporary(stmt.name):
                     held[stmt.name] = True
-            elif isinstance(stmt, ForLoop):
+                continue
+            elif kind is ForLoop:
                 walk(stmt.body, False)
                 held[stmt.iterator] = False
-            else:
-                for part in ("body", "orelse", "finalbody"):
-                    walk(getattr(stmt, part, None) or [], False)
-                for handler in getattr(stmt, "handlers", ()):
-                    walk(handler.body, False)
+                continue
+            blocks = _blocks.get(kind)
+            if blocks is None:
+                blocks = _blocks[kind] = tuple(name for name in _BLOCKS if name in kind._fields)
+            for part in blocks:
+                inner = getattr(stmt, part, None)
+                if inner:
+                    if part == "handlers":
+                        for handler in inner:
+                            walk(handler.body, False)
+                    else:
+                        walk(inner, False)
 
     walk(stmts, True)
     return [name for name, holds in held.items() if holds]
 
 
-def holds_nothing(value: ast.expr, unit: Unit) -> bool:
-    """Whether ``value`` is an int, a truth flag or None: nothing to release."""
-    if isinstance(value, ast.Constant):
+#: The fields of a statement that hold the blocks it runs (or its handlers), in order.
+_BLOCKS = ("body", "orelse", "finalbody", "handlers")
+#: Those of each statement type, found once.
+_blocks: dict[type, tuple[str, ...]] = {}
+
+
+def _holds_nothing(value: ast.expr, none: str, flag: str) -> bool:
+    """Whether ``value`` is an int, a truth flag (a call of ``flag``) or None
+    (the name ``none``): nothing to release."""
+    kind = type(value)
+    if kind is ast.Constant:
         return True
-    names = unit.names
-    if isinstance(value, ast.Name):
-        return value.id == names.fixed("none")
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-        and value.func.id == names.fixed("bool")
+    if kind is ast.Name:
+        return value.id == none
+    return kind is ast.Call and type(value.func) is ast.Name and value.func.id == flag

@@ -378,6 +378,8 @@ class Lowerer:
                     # the rule's own temporaries (not those of a rule around it),
                     # but a def made under a temporary binds it
                     own = set(self.unit.names.allocated[mark:]) - _binds(node)
+                    if not own:
+                        return produced
                     return produced + self.released(
                         [name for name in self.held_temporaries(produced) if name in own])
             method = getattr(self, "_stmt_" + type(node).__name__, None)
@@ -475,19 +477,19 @@ class Lowerer:
             node.test = self.condition(node.test)
 
         prelude, _ = self.capture(lower)
-        released = self.release(prelude)
-        node.body = released + self.block(node.body)
-        node.orelse = self.release(prelude) + self.block(node.orelse) if released \
-            else self.block(node.orelse)
+        held = self.held_temporaries(prelude)
+        node.body = self.released(held) + self.block(node.body)
+        node.orelse = self.released(held) + self.block(node.orelse)
         return [*prelude, node]
 
     def _stmt_While(self, node: ast.While) -> list[ast.stmt]:
         """A test that needs statements keeps them in ``node.prelude``: the
         control-flow phase runs them before each test."""
         node.prelude, node.test = self.capture(lambda: self.condition(node.test))
-        node.body = self.release(node.prelude) + self.block(node.body)
-        node.orelse = self.release(node.prelude) + self.block(node.orelse)
-        return [node, *self.release(node.prelude)]
+        held = self.held_temporaries(node.prelude)
+        node.body = self.released(held) + self.block(node.body)
+        node.orelse = self.released(held) + self.block(node.orelse)
+        return [node, *self.released(held)]
 
     def _stmt_Try(self, node: ast.Try) -> list[ast.stmt]:
         if node.finalbody and (node.handlers or node.orelse):
