@@ -138,7 +138,7 @@ def declarations(body: list[ast.stmt], class_name: str | None = None) -> tuple[s
             if fields is None:
                 fields = _block_fields[kind] = tuple(name for name in kind._fields if name in _BLOCK_FIELDS)
             for name in fields:
-                todo += getattr(node, name)
+                todo += getattr(node, name, None) or ()  # (a node made without the field)
     return global_names, nonlocal_names
 
 
