@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from unsugar.trees import walk
+from unsugar.trees import children
 
 #: the identifiers each kind of node spells (besides ``Name``)
 _SPELLED: dict[type, Callable[[Any], Iterable[str]]] = {
@@ -49,14 +49,18 @@ def input_names(tree: ast.AST) -> set[str]:
     """Every identifier the input spells: names, attributes, arguments, aliases."""
     names: set[str] = set()
     add, spelled = names.add, _SPELLED.get
-    for node in walk(tree):
+    todo = [tree]
+    pop, extend = todo.pop, todo.extend
+    while todo:
+        node = pop()
         kind = type(node)
-        if kind is ast.Name:
+        if kind is ast.Name:  # (a leaf, as a constant is)
             add(node.id)
-        else:
+        elif kind is not ast.Constant:
             found = spelled(kind)
             if found is not None:
                 names.update(found(node))
+            extend(children(node))
     return names
 
 
