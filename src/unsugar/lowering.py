@@ -48,7 +48,7 @@ SPILL_DEPTH = 50
 #: Nodes whose insides run in a scope of their own; without a rule for them
 #: they are left untouched (rewriting their parts in place would move code
 #: out of that scope).
-OPAQUE_EXPRESSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+OPAQUE_EXPRESSIONS = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 
 #: Statements without a rule whose expression fields are evaluated once,
 #: before anything else the statement does, so their prelude may come first.
@@ -206,6 +206,8 @@ class Lowerer:
         self.expression_depth = 0  # expressions being lowered around the current one
         self._expr_rules: dict[type[ast.AST], list[Rule]] = {}
         self._stmt_rules: dict[type[ast.AST], list[Rule]] = {}
+        #: the method that lowers a statement no rule applies to, by node type
+        self._stmt_methods: dict[type[ast.AST], Callable[[ast.stmt], list[ast.stmt]]] = {}
         for rule in load_all().values():
             if rule.id in unit.keep:
                 continue
@@ -368,9 +370,10 @@ class Lowerer:
     def stmt(self, node: ast.stmt) -> list[ast.stmt]:
         """Lower one statement; the temporaries a rule's expansion binds are
         released after it."""
+        kind = type(node)
         depth, self.expression_depth = self.expression_depth, 0
         try:
-            for rule in self._stmt_rules.get(type(node), ()):
+            for rule in self._stmt_rules.get(kind, ()):
                 if rule.applies(node):
                     self.unit.note(rule.id, node)
                     mark = len(self.unit.names.allocated)
@@ -382,10 +385,10 @@ class Lowerer:
                         return produced
                     return produced + self.released(
                         [name for name in self.held_temporaries(produced) if name in own])
-            method = getattr(self, "_stmt_" + type(node).__name__, None)
-            if method is not None:
-                return method(node)
-            return self._kept_stmt(node)
+            method = self._stmt_methods.get(kind)
+            if method is None:
+                method = self._stmt_methods[kind] = getattr(self, "_stmt_" + kind.__name__, self._kept_stmt)
+            return method(node)
         finally:
             self.expression_depth = depth
 
@@ -621,26 +624,33 @@ class Lowerer:
         return None
 
     def _expr(self, node: ast.expr) -> ast.expr:
+        scope = self.scopes[-1]
+        kind = type(node)
+        if kind is ast.Name:
+            if scope.namespace is not None:
+                return b.copy_location(scope.namespace.load(node, self), node)
+            if scope.annotations is not None:
+                return b.copy_location(scope.annotations.load(node, self), node)
         rule = self._expr_rule(node)
-        if isinstance(node, ast.Name) and self.scope.namespace is not None:
-            return b.copy_location(self.scope.namespace.load(node, self), node)
-        if isinstance(node, ast.Name) and self.scope.annotations is not None:
-            return b.copy_location(self.scope.annotations.load(node, self), node)
-        if rule is not None:
+        if rule is None:
+            if kind is ast.Name:
+                node.id = mangle(node.id, scope.class_name)
+                return node
+            if kind is ast.Constant:
+                return node
+        else:
             self.unit.note(rule.id, node)
-        if rule is not None and rule.custom_order:
-            return b.copy_location(rule.lower(node, self), node)
-        if isinstance(node, ast.Yield) and node.value is not None:
+            if rule.custom_order:
+                return b.copy_location(rule.lower(node, self), node)
+        if kind is ast.Yield and node.value is not None:
             return self._yield(node)
-        if isinstance(node, OPAQUE_EXPRESSIONS):
-            if self.scope.namespace is not None and not isinstance(node, ast.Lambda):
+        if kind in OPAQUE_EXPRESSIONS:
+            if scope.namespace is not None and kind is not ast.Lambda:
                 # the first iterable is evaluated in the class body
                 node.generators[0].iter = self.expr(node.generators[0].iter)
             return node
         self.lower_children(node)
         if rule is None:
-            if isinstance(node, ast.Name):
-                node.id = self.mangle(node.id)
             return node
         return b.copy_location(rule.lower(node, self), node)
 
@@ -692,9 +702,13 @@ class Lowerer:
         """Lower the sub-expressions of ``node`` in place, in evaluation order."""
         done: list[tuple[ast.AST, str, int | None]] = []
         for slot in _child_slots(node):
+            owner, name, index = slot
             mark = len(self.pre)
-            _set(slot, self.expr(_get(slot)))
-            if len(self.pre) > mark and done:
+            if index is None:
+                setattr(owner, name, self.expr(getattr(owner, name)))
+            else:
+                getattr(owner, name)[index] = self.expr(getattr(owner, name)[index])
+            if done and len(self.pre) > mark:
                 self._spill_before(done, mark)
             done.append(slot)
 
