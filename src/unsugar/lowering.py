@@ -403,7 +403,7 @@ class Lowerer:
     def release(self, prelude: list[ast.stmt]) -> list[ast.stmt]:
         """``t = None`` for each temporary of ``prelude`` still holding a value:
         CPython drops a value its stack held at the end of the expression."""
-        return self.released(self.held_temporaries(prelude))
+        return self.released(self.held_temporaries(prelude)) if prelude else []
 
     def released(self, names: list[str]) -> list[ast.stmt]:
         """``name = None`` for each of ``names``, on no line of the source."""
