@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import copy
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
@@ -107,6 +107,8 @@ BOOL_HELPERS = ("logical_not", "compare_in", "compare_not_in", "compare_is", "co
                 "exception_matches")
 #: the statements that the control flow leaves as they are (with a real ``return``)
 SIMPLE = (ast.Expr, ast.Assign, ast.Return, ast.Raise)
+
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -535,7 +537,7 @@ class Flow:
             return
         if node.orelse:
             self.unit.note("while-else", node)
-        retest = copy.deepcopy(prelude), copy.deepcopy(node.test)
+        retest = _copy_tree(prelude), _copy_tree(node.test)
 
         def test(statements: list[ast.stmt], value: ast.expr) -> None:
             self.block(statements)
@@ -774,7 +776,7 @@ class Flow:
 
         def write() -> None:
             body, iterators = self._boundary(node.body, boundary, node)
-            handler = self.handler([*copy.deepcopy(node.finalbody), ast.Raise(exc=None, cause=None)],
+            handler = self.handler([*_copy_tree(node.finalbody), ast.Raise(exc=None, cause=None)],
                                    iterators)
             self.append(b.copy_location(b.try_except(body, handler), node))
             with self.child_level("final", node, clears=list(boundary.pending.values())):
@@ -860,6 +862,29 @@ def _yields(stmts: list[ast.stmt]) -> bool:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
             todo.extend(children(node))
     return False
+
+
+def _copy_tree(tree: T) -> T:
+    """A deep copy of ``tree``, a node or a list of nodes, as ``copy.deepcopy``
+    makes it (a node shared in ``tree`` is shared in the copy) but without its
+    generic machinery."""
+    return _copy(tree, {})
+
+
+def _copy(value: T, memo: dict[int, Any]) -> T:
+    if type(value) is list:
+        out = memo.get(id(value))
+        if out is None:
+            out = memo[id(value)] = []
+            out += [_copy(item, memo) for item in value]
+        return out
+    if isinstance(value, ast.AST):
+        node = memo.get(id(value))
+        if node is None:
+            node = memo[id(value)] = type(value).__new__(type(value))
+            node.__dict__.update({name: _copy(field, memo) for name, field in value.__dict__.items()})
+        return node
+    return value  # a name, number, string or None
 
 
 def _is_flag(value: ast.expr) -> bool:
