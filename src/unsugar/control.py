@@ -42,12 +42,10 @@ more than once holds ``bool(test)``, so ``__bool__`` runs exactly once.
 from __future__ import annotations
 
 import ast
-import contextlib
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
@@ -109,6 +107,24 @@ BOOL_HELPERS = ("logical_not", "compare_in", "compare_not_in", "compare_is", "co
 SIMPLE = (ast.Expr, ast.Assign, ast.Return, ast.Raise)
 
 T = TypeVar("T")
+
+
+class _Scoped(Generic[T]):
+    """A context manager that gives ``value`` and calls ``close`` on the way out
+    (a scope enters tens of thousands of levels: a generator's context manager
+    costs several times more)."""
+
+    __slots__ = ("close", "value")
+
+    def __init__(self, value: T, close: Callable[[], None]) -> None:
+        self.value = value
+        self.close = close
+
+    def __enter__(self) -> T:
+        return self.value
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 @dataclass(eq=False)
@@ -319,19 +335,19 @@ class Flow:
         self.append(b.copy_location(b.expr(b.call(b.load(name))), where))
         self.outlined.append(Outlined(define, self.out))
 
-    @contextmanager
-    def into(self, out: list[ast.stmt], cost: int = 1) -> Iterator[list[ast.stmt]]:
+    def into(self, out: list[ast.stmt], cost: int = 1) -> _Scoped[list[ast.stmt]]:
         """Write to ``out``, the body of a new block that costs ``cost`` of
         CPython's nested blocks (a handler 2), for a while."""
         saved = self.out, self.open
         self.out, self.open = out, None
         self.depth += cost
         self.max_depth = max(self.max_depth, self.depth)
-        try:
-            yield out
-        finally:
+
+        def restore() -> None:
             self.out, self.open = saved
             self.depth -= cost
+
+        return _Scoped(out, restore)
 
     def read(self, level: Level) -> ast.expr:
         """The value of ``level``'s flag (1 if it cannot be off)."""
@@ -342,12 +358,11 @@ class Flow:
         return b.load(level.flag)
 
     # -------------------------------------------------------------- levels
-    @contextmanager
     def level_of(
         self, kind: str, *, flag: str | None = None, start: ast.expr | None = None,
         test: ast.Assign | None = None, own: bool = False, loop: Loop | None = None,
         boundary: Boundary | None = None, clears: list[str] | None = None,
-    ) -> Iterator[Level]:
+    ) -> _Scoped[Level]:
         """Enter a level. With ``flag`` it is guarded from the start; otherwise
         its flag is made when a jump first leaves it, set to ``start`` where the
         level begins (``start`` None: the caller sets it)."""
@@ -358,14 +373,12 @@ class Flow:
             self.append_early(init)
             level.init = (self.out, init)
         self.levels.append(level)
-        try:
-            yield level
-        finally:
-            self.levels.pop()
-            self.open = None
-            self._close(level)
+        return _Scoped(level, lambda: self._end(level))
 
-    def _close(self, level: Level) -> None:
+    def _end(self, level: Level) -> None:
+        """Leave ``level``: its flag's start and its segments take their final form."""
+        self.levels.pop()
+        self.open = None
         if level.init is not None:
             where, init = level.init
             if level.flag is None:
@@ -397,7 +410,7 @@ class Flow:
             level.flag = self.unit.names.fixed(f"{name}{level.depth}")
         return level.flag
 
-    def child_level(self, kind: str, where: ast.AST, **options) -> contextlib.AbstractContextManager[Level]:
+    def child_level(self, kind: str, where: ast.AST, **options) -> _Scoped[Level]:
         """A level entered with the current one, written in the same block:
         under a level that may be off it starts as a copy of that level's flag."""
         if self.level.guarded:
@@ -483,15 +496,13 @@ class Flow:
             self.append_early(b.copy_location(b.assign(pending, self.read(self.level)), node))
         arm, prelude = node, None
         while True:
-            with contextlib.ExitStack() as test_level:
-                if prelude is not None:
-                    assert pending is not None
-                    test_level.enter_context(self.level_of("else", flag=pending))
+            if prelude is None:
+                set_flag = self._arm_test(flag, arm)
+            else:
+                assert pending is not None
+                with self.level_of("else", flag=pending):
                     self.block(prelude)
-                if self.level.guarded:
-                    self.append_early(b.copy_location(b.assign(flag, b.int_(0)), arm))
-                set_flag = b.copy_location(b.assign(flag, arm.test), arm)
-                self.emit(set_flag)
+                    set_flag = self._arm_test(flag, arm)
             with self.level_of("if", flag=flag, test=set_flag, own=True):
                 if pending is not None:
                     self.emit(b.copy_location(b.assign(pending, b.int_(0)), arm))
@@ -508,6 +519,14 @@ class Flow:
             with self.level_of("else", flag=pending, own=True):
                 self.block(orelse)
             return
+
+    def _arm_test(self, flag: str, arm: ast.If) -> ast.Assign:
+        """Write ``flag = test`` of an arm (``flag = 0`` first, if the arm may be skipped)."""
+        if self.level.guarded:
+            self.append_early(b.copy_location(b.assign(flag, b.int_(0)), arm))
+        set_flag = b.copy_location(b.assign(flag, arm.test), arm)
+        self.emit(set_flag)
+        return set_flag
 
     def _holds_real_jump(self, stmts: list[ast.stmt]) -> bool:
         """Whether ``stmts`` hold a real ``break``/``continue`` of a kept loop."""
