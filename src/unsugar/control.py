@@ -421,8 +421,9 @@ class Flow:
 
     # --------------------------------------------------------------- blocks
     def block(self, stmts: list[ast.stmt]) -> None:
+        """Lower ``stmts``, each by the method for its class (see :func:`_lowering`)."""
         for stmt in stmts:
-            self.stmt(stmt)
+            (_LOWERINGS.get(type(stmt)) or _lowering(type(stmt)))(self, stmt)
 
     def new_block(self, stmts: list[ast.stmt], kind: str = "kept", cost: int = 1) -> list[ast.stmt]:
         """Lower ``stmts`` as the body of a new block; never empty."""
@@ -433,13 +434,6 @@ class Flow:
     def handler(self, stmts: list[ast.stmt], iterators: list[str]) -> list[ast.stmt]:
         """A bare handler's body: first the iterators of the loops it ends."""
         return [*self._drop(iterators), *self.new_block(stmts, "handler", cost=2)]
-
-    def stmt(self, node: ast.stmt) -> None:
-        method = getattr(self, "_" + type(node).__name__, None)
-        if method is None:
-            self.emit(self._kept(node))
-        else:
-            method(node)
 
     def _Pass(self, node: ast.Pass) -> None:
         """Nothing to run."""
@@ -843,15 +837,32 @@ class Flow:
         node.body = Flow(self.unit, "class").scope_body(node.body) or [b.nothing()]
         self.emit(node)
 
-    def _kept(self, node: ast.stmt) -> ast.stmt:
-        """A statement kept as sugar: lower the blocks inside it."""
+    def _kept(self, node: ast.stmt) -> None:
+        """A compound statement kept as sugar: lower the blocks inside it, then write it."""
         for name in ("body", "orelse", "finalbody"):
             value = getattr(node, name, None)
             if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
                 setattr(node, name, self.new_block(value))
         for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
             part.body = self.new_block(part.body)
-        return node
+        self.emit(node)
+
+
+#: how :meth:`Flow.block` lowers each class of statement (filled as they are met)
+_LOWERINGS: dict[type, Callable[[Flow, Any], None]] = {}
+#: the fields of a compound statement that hold blocks
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _lowering(cls: type) -> Callable[[Flow, Any], None]:
+    """How ``cls`` is lowered: ``Flow._<class name>``, or kept as it is (a
+    compound statement's blocks lowered, by :meth:`Flow._kept`)."""
+    method = getattr(Flow, "_" + cls.__name__, None)
+    if method is None:
+        compound = any(name in cls._fields for name in _BLOCKS)  # type: ignore[attr-defined]
+        method = Flow._kept if compound else Flow.emit
+    _LOWERINGS[cls] = method
+    return method
 
 
 def _as_global_stores(stmts: list[ast.stmt], unit: Unit) -> list[ast.stmt]:
