@@ -281,14 +281,25 @@ class Flow:
         self.max_depth = max(self.max_depth, self.depth + 1)
         # an if arm's segment stands on the arm's line (a tracer sees the test, not the body)
         where = level.test or stmt
-        start, segment = (b.copy_location(node, where) for node in self.segment(level.flag, [stmt]))
+        start, segment = self.segment(level.flag, [b.copy_location(stmt, where)], where)
         self.out.extend((start, segment))
         level.segments.append((self.out, start, segment))
         self.open = (level, segment.body, segment)
 
-    def segment(self, flag: str, body: list[ast.stmt]) -> tuple[ast.Assign, ast.While]:
-        """``run = flag`` / ``while run: run = 0; body``: ``body`` once if ``flag`` is set."""
-        return b.assign(self.run, b.load(flag)), b.while_(b.load(self.run), [b.assign(self.run, b.int_(0)), *body])
+    def segment(
+        self, flag: str, body: list[ast.stmt], where: ast.AST | None = None
+    ) -> tuple[ast.Assign, ast.While]:
+        """``run = flag`` / ``while run: run = 0; body``: ``body`` once if ``flag``
+        is set. Its own nodes stand at ``where``'s position, if it has one (built
+        there: ``b.copy_location`` would walk them)."""
+        at = _position(where)
+        run = self.run
+        start = ast.Assign(targets=[ast.Name(id=run, ctx=ast.Store(), **at)],
+                           value=ast.Name(id=flag, ctx=ast.Load(), **at), **at)
+        clear = ast.Assign(targets=[ast.Name(id=run, ctx=ast.Store(), **at)],
+                           value=ast.Constant(value=0, **at), **at)
+        test = ast.Name(id=run, ctx=ast.Load(), **at)
+        return start, ast.While(test=test, body=[clear, *body], orelse=[], **at)
 
     def _outline(self, level: Level, stmt: ast.stmt) -> None:
         """A segment where one more block would pass CPython's limit: a
@@ -915,6 +926,16 @@ def _copy(value: T, memo: dict[int, Any]) -> T:
             node.__dict__.update({name: _copy(field, memo) for name, field in value.__dict__.items()})
         return node
     return value  # a name, number, string or None
+
+
+def _position(where: ast.AST | None) -> dict[str, int]:
+    """The position of ``where`` as a node's keyword arguments, as
+    ``b.copy_location`` gives it (none if it has none)."""
+    line = getattr(where, "lineno", None)
+    if line is None:
+        return {}
+    return {"lineno": line, "col_offset": where.col_offset, "end_lineno": getattr(where, "end_lineno", line),
+            "end_col_offset": getattr(where, "end_col_offset", where.col_offset)}
 
 
 def _is_flag(value: ast.expr) -> bool:
