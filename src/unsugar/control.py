@@ -127,7 +127,7 @@ class _Scoped(Generic[T]):
         self.close()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Boundary:
     """The body of a ``try``/``finally`` or ``with``: jumps stop here, recorded
     in one flag per kind, and go on after the final block."""
@@ -135,7 +135,7 @@ class Boundary:
     pending: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Loop:
     """A loop being written."""
 
@@ -145,7 +145,7 @@ class Loop:
     used: bool = False  # the flag is the while's test
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Outlined:
     """A segment written as a function (see :meth:`Flow._outline`)."""
 
@@ -154,7 +154,7 @@ class Outlined:
     flag: str | None = None  # a segment's flag (None: a block called unconditionally)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Level:
     """A run of statements that a false test or a jump may skip.
 
@@ -267,7 +267,7 @@ class Flow:
 
     def emit(self, stmt: ast.stmt) -> None:
         """Write a simple statement of the current level, in a segment if it may be off."""
-        level = self.level
+        level = self.levels[-1]
         if not level.guarded:
             self.append(stmt)
             return
@@ -449,7 +449,7 @@ class Flow:
 
     # ---------------------------------------------------------------- if
     def _If(self, node: ast.If) -> None:
-        if self.keeps("if") or self._holds_real_jump([*node.body, *node.orelse]):
+        if self.keeps("if") or self._holds_real_jump(node.body, node.orelse):
             # a kept loop's real break/continue must not end up inside a while
             body = self.new_block(node.body)
             orelse = self.new_block(node.orelse) if node.orelse else []
@@ -514,7 +514,7 @@ class Flow:
             if not orelse:
                 return
             last = orelse[-1]
-            if isinstance(last, ast.If) and not self._holds_real_jump([*last.body, *last.orelse]):
+            if isinstance(last, ast.If) and not self._holds_real_jump(last.body, last.orelse):
                 arm, prelude = last, orelse[:-1]
                 self.unit.note("if", arm)  # (an elif)
                 continue
@@ -531,11 +531,11 @@ class Flow:
         self.emit(set_flag)
         return set_flag
 
-    def _holds_real_jump(self, stmts: list[ast.stmt]) -> bool:
-        """Whether ``stmts`` hold a real ``break``/``continue`` of a kept loop."""
+    def _holds_real_jump(self, *blocks: list[ast.stmt]) -> bool:
+        """Whether ``blocks`` hold a real ``break``/``continue`` of a kept loop."""
         if not self.loops or not self.loops[-1][1].kept:
             return False
-        todo: list[ast.AST] = list(stmts)
+        todo: list[ast.AST] = [stmt for block in blocks for stmt in block]
         while todo:
             node = todo.pop()
             if isinstance(node, ast.Break | ast.Continue):
