@@ -424,7 +424,7 @@ class Flow:
         under a level that may be off it starts as a copy of that level's flag."""
         if self.level.guarded:
             flag = self.unit.names.fixed(f"go{len(self.levels) + 1}")
-            self.append(b.copy_location(b.assign(flag, self.read(self.level)), where))
+            self.append(_assign_at(flag, self.read(self.level), where))
             return self.level_of(kind, flag=flag, **options)
         return self.level_of(kind, start=b.int_(1), **options)
 
@@ -496,7 +496,7 @@ class Flow:
         flag = self.unit.names.fixed(f"if{depth}")
         pending = self.unit.names.fixed(f"else{depth}") if node.orelse else None
         if pending is not None:
-            self.append_early(b.copy_location(b.assign(pending, self.read(self.level)), node))
+            self.append_early(_assign_at(pending, self.read(self.level), node))
         arm, prelude = node, None
         while True:
             if prelude is None:
@@ -508,7 +508,7 @@ class Flow:
                     set_flag = self._arm_test(flag, arm)
             with self.level_of("if", flag=flag, test=set_flag, own=True):
                 if pending is not None:
-                    self.emit(b.copy_location(b.assign(pending, b.int_(0)), arm))
+                    self.emit(_assign_at(pending, 0, arm))
                 self.block(arm.body)
             orelse = arm.orelse
             if not orelse:
@@ -526,8 +526,8 @@ class Flow:
     def _arm_test(self, flag: str, arm: ast.If) -> ast.Assign:
         """Write ``flag = test`` of an arm (``flag = 0`` first, if the arm may be skipped)."""
         if self.level.guarded:
-            self.append_early(b.copy_location(b.assign(flag, b.int_(0)), arm))
-        set_flag = b.copy_location(b.assign(flag, arm.test), arm)
+            self.append_early(_assign_at(flag, 0, arm))
+        set_flag = _assign_at(flag, arm.test, arm)
         self.emit(set_flag)
         return set_flag
 
@@ -563,7 +563,7 @@ class Flow:
 
         def test(statements: list[ast.stmt], value: ast.expr) -> None:
             self.block(statements)
-            self.emit(b.copy_location(b.assign(loop.flag, value), node))
+            self.emit(_assign_at(loop.flag, value, node))
 
         loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"))
         guarded = self.level.guarded
@@ -572,7 +572,7 @@ class Flow:
             self.append(b.copy_location(b.while_(node.test, inside), node))
         else:
             if guarded:
-                self.append_early(b.copy_location(b.assign(loop.flag, b.int_(0)), node))
+                self.append_early(_assign_at(loop.flag, 0, node))
             test(prelude, node.test)
             self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
         self._loop_else(node.orelse, iteration)
@@ -589,18 +589,18 @@ class Flow:
 
         def fetch() -> None:
             item = b.call(self.unit.builtin("next"), b.load(node.iterator), self.unit.helper("loop_end"))
-            self.emit(b.copy_location(b.assign(node.item, item), node))
+            self.emit(_assign_at(node.item, item, node))
             if loop.stops or guarded:
-                self.emit(b.copy_location(b.assign(loop.flag, more()), node))
+                self.emit(_assign_at(loop.flag, more(), node))
 
         def write() -> None:
             inside, iteration = self._loop(node, loop, fetch, force=True)
             if guarded:
-                self.append_early(b.copy_location(b.assign(loop.flag, b.int_(0)), node))
+                self.append_early(_assign_at(loop.flag, 0, node))
             fetch()
             test = b.load(loop.flag) if loop.stops or guarded else more()
             self.append(b.copy_location(b.while_(test, inside), node))
-            self.append(b.copy_location(b.assign(node.iterator, self.unit.helper("none")), node))
+            self.append(_assign_at(node.iterator, self.unit.helper("none"), node))
             self._loop_else(node.orelse, iteration)
 
         guarded = self.level.guarded
@@ -628,7 +628,7 @@ class Flow:
                 step()
         if iteration.flag is not None or (node.orelse and self.level.guarded):
             name = self.flag_of(iteration, "nobreak")
-            self.append_early(b.copy_location(b.assign(name, start), node))
+            self.append_early(_assign_at(name, start, node))
         return inside, iteration
 
     def _loop_else(self, orelse: list[ast.stmt], iteration: Level) -> None:
@@ -708,10 +708,10 @@ class Flow:
         for level in reversed(self.levels):
             if target is not None and level is target[0] and stops_at is None:
                 if kind == "break":
-                    out.extend(self._leave(level))
+                    out.extend(self._leave(level, where))
                     left.append(level)
                 break
-            out.extend(self._leave(level))
+            out.extend(self._leave(level, where))
             left.append(level)
             if level is stops_at:
                 assert level.boundary is not None
@@ -719,23 +719,23 @@ class Flow:
                 if flag is None:
                     flag = level.boundary.pending[kind] = self.unit.names.temp(kind[:3])
                 if kind == "return" and self.returns_value:
-                    out.append(b.assign(self.rv, value or self.unit.helper("none")))
-                out.append(b.assign(flag, b.int_(1)))
+                    out.append(_assign_at(self.rv, value or self.unit.helper("none"), where))
+                out.append(_assign_at(flag, 1, where))
                 break
         for stmt in out:
-            self.emit(b.copy_location(stmt, where))
+            self.emit(stmt)
         for level in left:  # what follows in them runs under their flags
             level.guarded = True
         self.open = None
 
-    def _leave(self, level: Level) -> list[ast.stmt]:
-        """Clear ``level``'s flag (and stop the loop it runs): a jump leaves it."""
+    def _leave(self, level: Level, where: ast.AST) -> list[ast.stmt]:
+        """Clear ``level``'s flag (and stop the loop it runs): a jump at ``where`` leaves it."""
         name = self.flag_of(level, "nobreak" if level.kind == "loop" else "go")
         clears = [name, *level.clears]
         if level.loop is not None:
             level.loop.stops = True
             clears.append(level.loop.flag)
-        return [b.assign(n, b.int_(0)) for n in clears]
+        return [_assign_at(n, 0, where) for n in clears]
 
     # ---------------------------------------------------------------- try
     def _Try(self, node: ast.Try) -> None:
@@ -773,7 +773,7 @@ class Flow:
         with self.child_level("boundary", where, boundary=boundary), self.into(out):
             self.block(body)
         for flag in boundary.pending.values():
-            self.append_early(b.copy_location(b.assign(flag, b.int_(0)), where))
+            self.append_early(_assign_at(flag, 0, where))
         return out or [b.nothing()], self.iterators.pop()
 
     def _resume(self, boundary: Boundary, where: ast.AST) -> None:
@@ -812,7 +812,7 @@ class Flow:
         so / exit(None, None, None)`` on every other way out."""
         depth = len(self.levels) + 1
         normal = self.unit.names.fixed(f"ok{depth}")
-        self.append(b.copy_location(b.assign(normal, self.read(self.level)), node))
+        self.append(_assign_at(normal, self.read(self.level), node))
         boundary = Boundary()
         none = self.unit.helper("none")
 
@@ -829,7 +829,7 @@ class Flow:
                 self.emit(b.copy_location(b.expr(b.call(b.load(node.exit), none, none, none)), node))
 
         self.outlined_if_deep(write, node)
-        self.append(b.copy_location(b.assign(node.exit, none), node))
+        self.append(_assign_at(node.exit, none, node))
         self._resume(boundary, node)
 
     # -------------------------------------------------------------- scopes
@@ -934,6 +934,15 @@ def _position(where: ast.AST | None) -> dict[str, int]:
         return {}
     return {"lineno": line, "col_offset": where.col_offset, "end_lineno": getattr(where, "end_lineno", line),
             "end_col_offset": getattr(where, "end_col_offset", where.col_offset)}
+
+
+def _assign_at(name: str, value: ast.expr | int, where: ast.AST) -> ast.Assign:
+    """``name = value`` (an int: its constant) at ``where``'s position, as
+    ``b.copy_location(b.assign(name, value), where)`` gives it but built there
+    (flags set and cleared are most of what the flow writes)."""
+    at = _position(where)
+    value = ast.Constant(value, **at) if type(value) is int else b.copy_location(value, where)
+    return ast.Assign([ast.Name(name, ast.Store(), **at)], value, **at)
 
 
 def _is_flag(value: ast.expr) -> bool:
