@@ -470,6 +470,8 @@ class Flow:
             else:                      f(n)
                 f(n)
         """
+        if not node.body or not isinstance(node.body[-1], ast.Return | ast.Raise | ast.Pass):
+            return False  # (most ifs: no need to look further)
         body = [stmt for stmt in node.body if not isinstance(stmt, ast.Pass)]
         if not body or not isinstance(body[-1], ast.Return | ast.Raise) or \
                 not all(isinstance(stmt, SIMPLE) for stmt in body):
@@ -911,17 +913,21 @@ def _copy_tree(tree: T) -> T:
 
 
 def _copy(value: T, memo: dict[int, Any]) -> T:
+    # (loops, not comprehensions: in 3.11 each comprehension is a call)
     if type(value) is list:
         out = memo.get(id(value))
         if out is None:
             out = memo[id(value)] = []
-            out += [_copy(item, memo) for item in value]
+            for item in value:
+                out.append(_copy(item, memo))
         return out
     if isinstance(value, ast.AST):
         node = memo.get(id(value))
         if node is None:
             node = memo[id(value)] = type(value).__new__(type(value))
-            node.__dict__.update({name: _copy(field, memo) for name, field in value.__dict__.items()})
+            fields = node.__dict__
+            for name, field in value.__dict__.items():
+                fields[name] = _copy(field, memo)
         return node
     return value  # a name, number, string or None
 
