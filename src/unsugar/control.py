@@ -913,7 +913,8 @@ def _copy_tree(tree: T) -> T:
 
 
 def _copy(value: T, memo: dict[int, Any]) -> T:
-    # (loops, not comprehensions: in 3.11 each comprehension is a call)
+    """``value`` copied, with ``memo`` the copies made so far by the id of
+    their original (loops, not comprehensions: in 3.11 each is a call)."""
     if type(value) is list:
         out = memo.get(id(value))
         if out is None:
@@ -938,8 +939,9 @@ def _position(where: ast.AST | None) -> dict[str, int]:
     line = getattr(where, "lineno", None)
     if line is None:
         return {}
-    return {"lineno": line, "col_offset": where.col_offset, "end_lineno": getattr(where, "end_lineno", line),
-            "end_col_offset": getattr(where, "end_col_offset", where.col_offset)}
+    column = where.col_offset
+    return {"lineno": line, "col_offset": column, "end_lineno": getattr(where, "end_lineno", line),
+            "end_col_offset": getattr(where, "end_col_offset", column)}
 
 
 def _assign_at(name: str, value: ast.expr | int, where: ast.AST) -> ast.Assign:
