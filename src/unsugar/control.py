@@ -51,7 +51,7 @@ from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import control_rule
-from unsugar.trees import children, core_bound_names
+from unsugar.trees import children, copy_tree, core_bound_names
 from unsugar.unit import Unit
 
 IF = control_rule(
@@ -561,7 +561,7 @@ class Flow:
             return
         if node.orelse:
             self.unit.note("while-else", node)
-        retest = _copy_tree(prelude), _copy_tree(node.test)
+        retest = copy_tree(prelude), copy_tree(node.test)
 
         def test(statements: list[ast.stmt], value: ast.expr) -> None:
             self.block(statements)
@@ -800,7 +800,7 @@ class Flow:
 
         def write() -> None:
             body, iterators = self._boundary(node.body, boundary, node)
-            handler = self.handler([*_copy_tree(node.finalbody), ast.Raise(exc=None, cause=None)],
+            handler = self.handler([*copy_tree(node.finalbody), ast.Raise(exc=None, cause=None)],
                                    iterators)
             self.append(b.copy_location(b.try_except(body, handler), node))
             with self.child_level("final", node, clears=list(boundary.pending.values())):
@@ -903,34 +903,6 @@ def _yields(stmts: list[ast.stmt]) -> bool:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
             todo.extend(children(node))
     return False
-
-
-def _copy_tree(tree: T) -> T:
-    """A deep copy of ``tree``, a node or a list of nodes, as ``copy.deepcopy``
-    makes it (a node shared in ``tree`` is shared in the copy) but without its
-    generic machinery."""
-    return _copy(tree, {})
-
-
-def _copy(value: T, memo: dict[int, Any]) -> T:
-    """``value`` copied, with ``memo`` the copies made so far by the id of
-    their original (loops, not comprehensions: in 3.11 each is a call)."""
-    if type(value) is list:
-        out = memo.get(id(value))
-        if out is None:
-            out = memo[id(value)] = []
-            for item in value:
-                out.append(_copy(item, memo))
-        return out
-    if isinstance(value, ast.AST):
-        node = memo.get(id(value))
-        if node is None:
-            node = memo[id(value)] = type(value).__new__(type(value))
-            fields = node.__dict__
-            for name, field in value.__dict__.items():
-                fields[name] = _copy(field, memo)
-        return node
-    return value  # a name, number, string or None
 
 
 def _position(where: ast.AST | None) -> dict[str, int]:

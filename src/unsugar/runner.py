@@ -45,7 +45,7 @@ from pathlib import Path
 
 import unsugar
 from unsugar.options import RUNTIMES, check_keep, check_semantics
-from unsugar.trees import walk
+from unsugar.trees import copy_tree, walk
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def _place_runtime(module: ast.Module, prefix: str, semantics: str) -> dict[str,
             files[stmt.name] = str(Path(unsugar.__file__).parent / "runtime" / f"{name}.py")
             nodes = [stmt]
         else:
-            stmt = copy.deepcopy(stmt)
+            stmt = copy_tree(stmt)
             nodes = list(walk(stmt))
         for node in nodes:
             if "lineno" in node._attributes:

@@ -31,11 +31,10 @@ the section that raised, as CPython shows the module.
 from __future__ import annotations
 
 import ast
-import copy
 
 from unsugar import builder as b
 from unsugar import linker
-from unsugar.trees import children, core_bound_names, walk
+from unsugar.trees import children, copy_tree, core_bound_names, walk
 from unsugar.unit import Unit
 
 #: the statements of the body def (after the first two) a section holds at least
@@ -74,7 +73,7 @@ def split_body(module: list[ast.stmt], unit: Unit) -> None:
     namespace = unit.names.fixed("namespace")
     defs = []
     for number, (section, used) in enumerate(zip(sections, uses, strict=True)):
-        head = first if number == 0 else [copy.deepcopy(first[1])]
+        head = first if number == 0 else [copy_tree(first[1])]
         own = [stmt for constant, stmt in constants.items() if constant in used]
         body = own + head + section
         dropped = [drop for drop in drops if drop.targets[0].id in used]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Any, TypeVar
 
 #: fields that hold an identifier, a number, a flag, a constant, or an
 #: operator or expression context (leaves without a position): skipped
@@ -28,6 +29,7 @@ _SCALAR_IN = {
 _HOLEY_FIELDS = frozenset({"keys", "kw_defaults"})
 
 _node_fields: dict[type, tuple[tuple[str, ...], bool]] = {}
+T = TypeVar("T")
 
 
 def _fields_of(cls: type) -> tuple[tuple[str, ...], bool]:
@@ -125,3 +127,31 @@ def core_bound_names(stmts: list[ast.stmt]) -> set[str]:
         for inner in core_blocks(stmt):
             names |= core_bound_names(inner)
     return names
+
+
+def copy_tree(tree: T) -> T:
+    """A deep copy of ``tree``, a node or a list of nodes, as ``copy.deepcopy``
+    makes it (a node shared in ``tree`` is shared in the copy) but without its
+    generic machinery."""
+    return _copy(tree, {})
+
+
+def _copy(value: T, memo: dict[int, Any]) -> T:
+    """``value`` copied, with ``memo`` the copies made so far by the id of
+    their original (loops, not comprehensions: in 3.11 each is a call)."""
+    if type(value) is list:
+        out = memo.get(id(value))
+        if out is None:
+            out = memo[id(value)] = []
+            for item in value:
+                out.append(_copy(item, memo))
+        return out
+    if isinstance(value, ast.AST):
+        node = memo.get(id(value))
+        if node is None:
+            node = memo[id(value)] = type(value).__new__(type(value))
+            fields = node.__dict__
+            for name, field in value.__dict__.items():
+                fields[name] = _copy(field, memo)
+        return node
+    return value  # a name, number, string or None

@@ -11,11 +11,11 @@ cleared afterwards, so that none keeps an object alive longer than CPython.
 from __future__ import annotations
 
 import ast
-import copy
 
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import stmt_rule
+from unsugar.trees import copy_tree
 
 #: Set on a ``Name`` node by the ``del`` analysis when reading it must check
 #: that ``del`` did not unbind it (see :mod:`unsugar.rules.deletion`).
@@ -43,7 +43,7 @@ def subscript_key(node: ast.expr, cx: Lowerer) -> ast.expr:
 
 def _again(value: ast.expr) -> ast.expr:
     """A second use of a pure value (a new node: nodes are never shared)."""
-    return copy.deepcopy(value)
+    return copy_tree(value)
 
 
 def _hold(value: ast.expr, hint: str, out: list[ast.stmt], cx: Lowerer) -> ast.expr:
