@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
@@ -164,128 +166,153 @@ def _owner(scope: _Scope, name: str) -> tuple[_Scope, str] | None:
     return None
 
 
-class _Analysis(ast.NodeVisitor):
-    """Scopes, their bindings, deletions and reads (a small ``symtable``)."""
+class _Analysis:
+    """Scopes, their bindings, deletions and reads (a small ``symtable``): the
+    nodes of each scope are walked in turn, by a handler per node type that
+    binds, reads or makes a scope (``_HANDLERS``), or else into their children."""
 
     def __init__(self) -> None:
-        self.scope = _Scope("module", None)
-        self.scopes = [self.scope]
+        self.scopes: list[_Scope] = []
+        self.pending: list[tuple[_Scope, list[ast.AST]]] = []  # scopes not walked yet
 
-    def enter(self, kind: str, inlined: bool = False) -> _Scope:
-        scope = _Scope(kind, self.scope, inlined)
+    def run(self, body: list[ast.stmt]) -> list[_Scope]:
+        """The scopes of the module whose statements are ``body``, the module's first."""
+        self.enter("module", None, list(body))
+        handlers = _HANDLERS
+        while self.pending:
+            scope, todo = self.pending.pop()
+            while todo:
+                node = todo.pop()
+                handler = handlers.get(type(node))
+                if handler is None:
+                    todo += children(node)  # (no operators and contexts: nothing to see in them)
+                else:
+                    handler(self, node, scope, todo)
+        return self.scopes
+
+    def enter(
+        self, kind: str, parent: _Scope | None, nodes: list[ast.AST], inlined: bool = False
+    ) -> _Scope:
+        """A new scope in ``parent``, whose nodes are ``nodes`` (walked later)."""
+        scope = _Scope(kind, parent, inlined)
         self.scopes.append(scope)
+        self.pending.append((scope, nodes))
         return scope
 
-    def generic_visit(self, node: ast.AST) -> None:
-        for child in children(node):  # (no operators and contexts: nothing to see in them)
-            self.visit(child)
-
-    def within(self, scope: _Scope, nodes: list[ast.AST]) -> None:
-        saved, self.scope = self.scope, scope
-        for node in nodes:
-            self.visit(node)
-        self.scope = saved
-
-    def visit_Name(self, node: ast.Name) -> None:
+    def name(self, node: ast.Name, scope: _Scope, todo: list[ast.AST]) -> None:
         if isinstance(node.ctx, ast.Load):
-            self.scope.reads.append(node)
+            scope.reads.append(node)
         else:
-            self.scope.bound.add(node.id)
+            scope.bound.add(node.id)
             if isinstance(node.ctx, ast.Del):
-                self.scope.deleted.add(node.id)
+                scope.deleted.add(node.id)
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+    def aug_assign(self, node: ast.AugAssign, scope: _Scope, todo: list[ast.AST]) -> None:
         if isinstance(node.target, ast.Name):
-            self.scope.reads.append(node.target)
-        self.generic_visit(node)
+            scope.reads.append(node.target)
+        todo += children(node)
 
-    def visit_Global(self, node: ast.Global) -> None:
-        self.scope.globals.update(node.names)
+    def declare_global(self, node: ast.Global, scope: _Scope, todo: list[ast.AST]) -> None:
+        scope.globals.update(node.names)
 
-    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
-        self.scope.nonlocals.update(node.names)
+    def declare_nonlocal(self, node: ast.Nonlocal, scope: _Scope, todo: list[ast.AST]) -> None:
+        scope.nonlocals.update(node.names)
 
-    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+    def except_handler(self, node: ast.ExceptHandler, scope: _Scope, todo: list[ast.AST]) -> None:
         if node.name:
-            self.scope.bound.add(node.name)
-            self.scope.deleted.add(node.name)
-        self.generic_visit(node)
+            scope.bound.add(node.name)
+            scope.deleted.add(node.name)
+        todo += children(node)
 
-    def visit_alias(self, node: ast.alias) -> None:
+    def alias(self, node: ast.alias, scope: _Scope, todo: list[ast.AST]) -> None:
         if node.name != "*":
-            self.scope.bound.add((node.asname or node.name).partition(".")[0])
+            scope.bound.add((node.asname or node.name).partition(".")[0])
 
-    def visit_MatchAs(self, node: ast.MatchAs) -> None:
+    def match_as(self, node: ast.MatchAs, scope: _Scope, todo: list[ast.AST]) -> None:
         if node.name:
-            self.scope.bound.add(node.name)
-        self.generic_visit(node)
+            scope.bound.add(node.name)
+        todo += children(node)
 
-    def visit_MatchStar(self, node: ast.MatchStar) -> None:
+    def match_star(self, node: ast.MatchStar, scope: _Scope, todo: list[ast.AST]) -> None:
         if node.name:
-            self.scope.bound.add(node.name)
+            scope.bound.add(node.name)
 
-    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
+    def match_mapping(self, node: ast.MatchMapping, scope: _Scope, todo: list[ast.AST]) -> None:
         if node.rest:
-            self.scope.bound.add(node.rest)
-        self.generic_visit(node)
+            scope.bound.add(node.rest)
+        todo += children(node)
 
-    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        self.visit(node.value)
-        target = self.scope
+    def named_expr(self, node: ast.NamedExpr, scope: _Scope, todo: list[ast.AST]) -> None:
+        todo.append(node.value)
+        target = scope
         while target.kind == "comprehension" and target.parent is not None:
             target = target.parent
         target.bound.add(node.target.id)
 
-    def _arguments(self, args: ast.arguments) -> list[str]:
-        """Visit the defaults (in the current scope); the parameter names."""
-        self.within(self.scope, [*args.defaults, *(d for d in args.kw_defaults if d)])
+    @staticmethod
+    def _arguments(args: ast.arguments, todo: list[ast.AST]) -> list[str]:
+        """Add the defaults and annotations to ``todo`` (the current scope's); the parameter names."""
+        todo += [*args.defaults, *(d for d in args.kw_defaults if d)]
         params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-        annotations = [p.annotation for p in params if p is not None and p.annotation]
-        self.within(self.scope, annotations)
+        todo += [p.annotation for p in params if p is not None and p.annotation]
         return [p.arg for p in params if p is not None]
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self.within(self.scope, node.decorator_list)
-        params = self._arguments(node.args)
+    def function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, todo: list[ast.AST]
+    ) -> None:
+        todo += node.decorator_list
+        params = self._arguments(node.args, todo)
         if node.returns:
-            self.visit(node.returns)
-        self.scope.bound.add(node.name)
-        scope = self.enter("function")
-        scope.bound.update(params)
-        self.within(scope, node.body)
+            todo.append(node.returns)
+        scope.bound.add(node.name)
+        self.enter("function", scope, list(node.body)).bound.update(params)
 
-    visit_AsyncFunctionDef = visit_FunctionDef
+    def lambda_(self, node: ast.Lambda, scope: _Scope, todo: list[ast.AST]) -> None:
+        params = self._arguments(node.args, todo)
+        self.enter("function", scope, [node.body]).bound.update(params)
 
-    def visit_Lambda(self, node: ast.Lambda) -> None:
-        params = self._arguments(node.args)
-        scope = self.enter("function")
-        scope.bound.update(params)
-        self.within(scope, [node.body])
+    def class_(self, node: ast.ClassDef, scope: _Scope, todo: list[ast.AST]) -> None:
+        todo += [*node.decorator_list, *node.bases, *node.keywords]
+        scope.bound.add(node.name)
+        self.enter("class", scope, list(node.body))
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self.within(self.scope, [*node.decorator_list, *node.bases, *node.keywords])
-        self.scope.bound.add(node.name)
-        self.within(self.enter("class"), node.body)
-
-    def _comprehension(self, node: ast.expr, parts: list[ast.expr]) -> None:
+    def comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, scope: _Scope,
+        todo: list[ast.AST],
+    ) -> None:
         generators = node.generators
-        self.visit(generators[0].iter)
-        scope = self.enter("comprehension", not isinstance(node, ast.GeneratorExp))
+        todo.append(generators[0].iter)
         inner: list[ast.AST] = []
         for i, generator in enumerate(generators):
             inner.append(generator.target)
             if i:
                 inner.append(generator.iter)
             inner.extend(generator.ifs)
-        self.within(scope, [*inner, *parts])
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        self.enter("comprehension", scope, [*inner, *parts], not isinstance(node, ast.GeneratorExp))
 
-    def visit_ListComp(self, node: ast.ListComp) -> None:
-        self._comprehension(node, [node.elt])
 
-    visit_SetComp = visit_GeneratorExp = visit_ListComp
-
-    def visit_DictComp(self, node: ast.DictComp) -> None:
-        self._comprehension(node, [node.key, node.value])
+#: the handler of each node type that binds, reads or makes a scope
+_HANDLERS: dict[type[ast.AST], Callable[[_Analysis, Any, _Scope, list[ast.AST]], None]] = {
+    ast.Name: _Analysis.name,
+    ast.AugAssign: _Analysis.aug_assign,
+    ast.Global: _Analysis.declare_global,
+    ast.Nonlocal: _Analysis.declare_nonlocal,
+    ast.ExceptHandler: _Analysis.except_handler,
+    ast.alias: _Analysis.alias,
+    ast.MatchAs: _Analysis.match_as,
+    ast.MatchStar: _Analysis.match_star,
+    ast.MatchMapping: _Analysis.match_mapping,
+    ast.NamedExpr: _Analysis.named_expr,
+    ast.FunctionDef: _Analysis.function,
+    ast.AsyncFunctionDef: _Analysis.function,
+    ast.Lambda: _Analysis.lambda_,
+    ast.ClassDef: _Analysis.class_,
+    ast.ListComp: _Analysis.comprehension,
+    ast.SetComp: _Analysis.comprehension,
+    ast.DictComp: _Analysis.comprehension,
+    ast.GeneratorExp: _Analysis.comprehension,
+}
 
 
 def _hidden_global(scope: _Scope, name: str) -> bool:
@@ -316,25 +343,30 @@ def mark_unbindable_reads(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     and ``global-read`` rewrite."""
     if cx.scope.kind != "module":
         return []
-    analysis = _Analysis()
-    analysis.within(analysis.scope, body)
-    if not cx.keeps("global"):
-        for scope in analysis.scopes:
+    scopes = _Analysis().run(body)
+    declared = set().union(*(scope.globals for scope in scopes))  # (a hidden global is one)
+    if declared and not cx.keeps("global"):
+        for scope in scopes:
             for read in scope.reads:
-                if _hidden_global(scope, read.id):
+                if read.id in declared and _hidden_global(scope, read.id):
                     setattr(read, GLOBAL_MARK, True)
     if cx.keeps("del-name"):
         return []
-    for scope in analysis.scopes:
+    unbindable: set[str] = set()
+    for scope in scopes:
         for name in scope.deleted:
             found = _owner(scope, name)
             if found is not None:
                 found[0].unbindable.add(name)
-    for scope in analysis.scopes:
+                unbindable.add(name)
+    if not unbindable:
+        return []
+    for scope in scopes:
         for read in scope.reads:
-            found = _owner(scope, read.id)
-            if found is not None and read.id in found[0].unbindable:
-                setattr(read, UNBOUND_MARK, found[1])
+            if read.id in unbindable:
+                found = _owner(scope, read.id)
+                if found is not None and read.id in found[0].unbindable:
+                    setattr(read, UNBOUND_MARK, found[1])
     return []
 
 
