@@ -51,6 +51,9 @@ TYPE_PARAMS = "unsugar_type_params"
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: the statements that make a scope, and the fields of statements that hold statements
+_DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 @dataclass
@@ -251,48 +254,69 @@ def _known(names: _Names) -> Callable[[], _Names]:
     return lambda: names
 
 
+def _definitions(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The ``def`` and ``class`` statements of the scope whose statements are
+    ``body``, in its compound statements too: a class is made only by a
+    statement, so no expression needs a look."""
+    found: list[ast.stmt] = []
+    todo: list[ast.AST] = list(body)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, _DEFINITIONS):
+            found.append(stmt)
+        else:
+            for name in _BLOCKS:
+                todo += getattr(stmt, name, ())
+    return found
+
+
 def _mark_classes(
-    node: ast.AST, class_name: str | None, functions: list[Callable[[], _Names]]
+    definitions: list[ast.stmt], class_name: str | None, functions: list[Callable[[], _Names]]
 ) -> None:
-    """Mark every class in ``node``'s scope with the names it reads from the
-    functions around it; ``functions`` give those functions' bindings (found
-    only if a class inside them asks)."""
-    _, nested = _scope_walk(_inside(node) if not isinstance(node, ast.Module) else node.body)
-    for scope in nested:
+    """Mark every class among ``definitions`` (the ``_definitions`` of a scope)
+    and in them with the names it reads from the functions around it;
+    ``functions`` give those functions' bindings (found only if a class
+    inside them asks)."""
+    for scope in definitions:
+        inner = _definitions(scope.body)
         around = functions
-        if isinstance(scope, (*_FUNCTIONS, ast.ClassDef)) and getattr(scope, "type_params", None):
+        if getattr(scope, "type_params", None):
             # its annotation scope binds the type parameters
             private = scope.name if isinstance(scope, ast.ClassDef) else class_name
             params = {mangle(param.name, private) for param in scope.type_params}
             around = [*functions, _known(_Names(params, set(), set(), set()))]
         if isinstance(scope, ast.ClassDef):
-            names = _names(scope, scope.name)
             free = set()
-            for name in names.loads - names.bound - names.globals:
-                for bindings in reversed(around):
-                    outer = bindings()
-                    if name in outer.globals:
-                        break
-                    if name in outer.bound or name in outer.nonlocals:
-                        free.add(name)
-                        break
+            if around:  # (else no scope around it binds a name it could read)
+                names = _names(scope, scope.name)
+                for name in names.loads - names.bound - names.globals:
+                    for bindings in reversed(around):
+                        outer = bindings()
+                        if name in outer.globals:
+                            break
+                        if name in outer.bound or name in outer.nonlocals:
+                            free.add(name)
+                            break
             setattr(scope, FREE_MARK, free)
-            inside = around
-            if needs_class_cell(scope):  # the scopes in it see the class's ``__class__``
-                inside = [*around, _known(_Names({"__class__"}, set(), set(), set()))]
-            _mark_classes(scope, scope.name, inside)
-        elif isinstance(scope, _FUNCTIONS):
-            _mark_classes(scope, class_name, [*around, cache(partial(_names, scope, class_name))])
+            if inner:
+                _mark_classes(inner, scope.name, [*around, cache(partial(_cell_names, scope))])
+        elif inner:
+            _mark_classes(inner, class_name, [*around, cache(partial(_names, scope, class_name))])
 
 
 def mark_class_free_names(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     """A module prologue that adds nothing: it marks each class with ``FREE_MARK``."""
     if cx.scope.kind == "module" and not cx.keeps("class"):
-        _mark_classes(ast.Module(body=body, type_ignores=[]), None, [])
+        _mark_classes(_definitions(body), None, [])
     return []
 
 
 PROLOGUES.append(mark_class_free_names)
+
+
+def _cell_names(node: ast.ClassDef) -> _Names:
+    """What the scopes in the class see bound in it: its ``__class__`` cell, if it has one."""
+    return _Names({"__class__"} if needs_class_cell(node) else set(), set(), set(), set())
 
 
 def needs_class_cell(node: ast.ClassDef) -> bool:
