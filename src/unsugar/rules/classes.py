@@ -54,6 +54,10 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 #: the statements that make a scope, and the fields of statements that hold statements
 _DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+#: the names whose use in a function gives a class its ``__class__`` cell
+_CELL_NAMES = frozenset({"super", "__class__"})
+#: the node types that make a scope
+_SCOPES = frozenset({*_FUNCTIONS, ast.Lambda, ast.ClassDef, *_COMPREHENSIONS})
 
 
 @dataclass
@@ -138,11 +142,11 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     if docstring_of(body) is not None and not cx.keeps("docstring"):
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
-    attributes = [cx.string(name) for name in static_attributes(node)]
-    tail: list[ast.stmt] = [
-        b.expr(b.call(cx.rt("class_static_attributes"), b.load(namespace.param), *attributes))
-    ]
-    if needs_class_cell(node):
+    attributes, class_cell = _body_facts(node)
+    tail: list[ast.stmt] = [b.expr(b.call(
+        cx.rt("class_static_attributes"), b.load(namespace.param), *map(cx.string, attributes)
+    ))]
+    if class_cell:
         reader = cx.temp("classcell")
         tail += [
             b.while_(b.int_(0), [b.assign("__class__", b.int_(0))]),  # a local, never set
@@ -167,33 +171,33 @@ def shown_name(node: ast.ClassDef) -> str:
 # ------------------------------------------------------------------ analysis
 def _scope_walk(nodes: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
     """The nodes of one scope, and the scopes (functions, lambdas, classes,
-    comprehensions) made in it; what those evaluate where they are made
-    (decorators, defaults, bases, the first iterable) belongs to this scope."""
+    comprehensions) made in it, in no particular order; what those evaluate
+    where they are made (decorators, defaults, bases, the first iterable)
+    belongs to this scope."""
     own: list[ast.AST] = []
     nested: list[ast.AST] = []
-    todo = list(reversed(nodes))
+    todo = list(nodes)
     while todo:
         node = todo.pop()
         own.append(node)
-        parts: list[ast.AST]
-        if isinstance(node, (*_FUNCTIONS, ast.Lambda)):
-            nested.append(node)
-            args = node.args
-            parts = [*getattr(node, "decorator_list", ()), *getattr(node, "type_params", ()),
-                     *args.defaults, *(d for d in args.kw_defaults if d is not None)]
-            if not isinstance(node, ast.Lambda):
-                parts += [a.annotation for a in b.parameters(args) if a.annotation is not None]
-                parts += [node.returns] if node.returns is not None else []
-        elif isinstance(node, ast.ClassDef):
-            nested.append(node)
-            parts = [*node.decorator_list, *getattr(node, "type_params", ()), *node.bases,
+        kind = type(node)
+        if kind not in _SCOPES:
+            todo += children(node)
+            continue
+        nested.append(node)
+        if kind is ast.ClassDef:
+            todo += [*node.decorator_list, *getattr(node, "type_params", ()), *node.bases,
                      *node.keywords]
-        elif isinstance(node, _COMPREHENSIONS):
-            nested.append(node)
-            parts = [node.generators[0].iter]
+        elif kind in _COMPREHENSIONS:
+            todo.append(node.generators[0].iter)
         else:
-            parts = list(children(node))
-        todo.extend(reversed(parts))
+            args = node.args
+            todo += [*getattr(node, "decorator_list", ()), *getattr(node, "type_params", ()),
+                     *args.defaults, *(d for d in args.kw_defaults if d is not None)]
+            if kind is not ast.Lambda:
+                todo += [a.annotation for a in b.parameters(args) if a.annotation is not None]
+                if node.returns is not None:
+                    todo.append(node.returns)
     return own, nested
 
 
@@ -371,22 +375,30 @@ def _class_body_reads_class_cell(node: ast.ClassDef) -> bool:
                if isinstance(scope, ast.ClassDef))
 
 
-def static_attributes(node: ast.ClassDef) -> list[str]:
-    """``__static_attributes__`` (3.13): the sorted names ``x`` of the ``self.x = ...``
-    in the class and in all the functions in it (not in nested classes)."""
+def _body_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
+    """From one walk of the class: ``__static_attributes__`` (3.13), the sorted
+    names ``x`` of the ``self.x = ...`` in the class and in all the functions in
+    it (not in nested classes); and ``needs_class_cell``, looked for only if
+    the walk meets a nested class or the name ``super`` or ``__class__``."""
     found: set[str] = set()
     skipped: set[int] = set()
+    maybe_cell = False
     todo: list[ast.AST] = list(node.body)
     while todo:
         item = todo.pop()
-        if isinstance(item, ast.ClassDef):
+        kind = type(item)
+        if kind is ast.Name:
+            maybe_cell = maybe_cell or item.id in _CELL_NAMES
+            continue
+        if kind is ast.ClassDef:
+            maybe_cell = True
             todo += [*item.decorator_list, *item.bases, *item.keywords]
             continue
-        if isinstance(item, ast.AugAssign) or isinstance(item, ast.AnnAssign) and item.value is None:
+        if kind is ast.AugAssign or kind is ast.AnnAssign and item.value is None:
             skipped.add(id(item.target))
-        if isinstance(item, ast.Attribute) and isinstance(item.ctx, ast.Store) \
-                and isinstance(item.value, ast.Name) and item.value.id == "self" \
+        elif kind is ast.Attribute and type(item.ctx) is ast.Store \
+                and type(item.value) is ast.Name and item.value.id == "self" \
                 and id(item) not in skipped:
             found.add(item.attr)
-        todo.extend(children(item))
-    return sorted(found)
+        todo += children(item)
+    return sorted(found), maybe_cell and needs_class_cell(node)
