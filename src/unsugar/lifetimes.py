@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from unsugar.forms import ForLoop
+from unsugar.trees import block_fields
 from unsugar.unit import Unit
 
 
@@ -50,26 +51,17 @@ def held_temporaries(stmts: list[ast.stmt], unit: Unit, ever: bool = False) -> l
                 walk(stmt.body, False)
                 held[stmt.iterator] = False
                 continue
-            blocks = _blocks.get(kind)
-            if blocks is None:
-                blocks = _blocks[kind] = tuple(name for name in _BLOCKS if name in kind._fields)
-            for part in blocks:
+            for part in block_fields(kind):
                 inner = getattr(stmt, part, None)
                 if inner:
-                    if part == "handlers":
-                        for handler in inner:
-                            walk(handler.body, False)
+                    if part in ("handlers", "cases"):
+                        for clause in inner:
+                            walk(clause.body, False)
                     else:
                         walk(inner, False)
 
     walk(stmts, True)
     return [name for name, holds in held.items() if holds]
-
-
-#: The fields of a statement that hold the blocks it runs (or its handlers), in order.
-_BLOCKS = ("body", "orelse", "finalbody", "handlers")
-#: Those of each statement type, found once.
-_blocks: dict[type, tuple[str, ...]] = {}
 
 
 def _holds_nothing(value: ast.expr, none: str, flag: str) -> bool:

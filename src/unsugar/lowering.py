@@ -33,7 +33,7 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
-from unsugar.trees import children, node_fields
+from unsugar.trees import block_fields, children, node_fields
 from unsugar.unit import Unit
 
 if TYPE_CHECKING:
@@ -112,10 +112,6 @@ def function_declarations(
 
 #: Statements that open a scope of their own.
 _SCOPE_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
-#: The fields of a statement, a handler or a case that hold statements, handlers or cases.
-_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
-#: Those of each node type, found once.
-_block_fields: dict[type, tuple[str, ...]] = {}
 
 
 def declarations(body: list[ast.stmt], class_name: str | None = None) -> tuple[set[str], set[str]]:
@@ -134,19 +130,9 @@ def declarations(body: list[ast.stmt], class_name: str | None = None) -> tuple[s
         elif kind is ast.Nonlocal:
             nonlocal_names.update(mangle(name, class_name) for name in node.names)
         elif kind not in _SCOPE_STATEMENTS:
-            fields = _block_fields.get(kind)
-            if fields is None:
-                fields = _block_fields[kind] = tuple(name for name in kind._fields if name in _BLOCK_FIELDS)
-            for name in fields:
+            for name in block_fields(kind):
                 todo += getattr(node, name, None) or ()  # (a node made without the field)
     return global_names, nonlocal_names
-
-
-def declared(
-    body: list[ast.stmt], kind: type[ast.Global] | type[ast.Nonlocal], class_name: str | None = None
-) -> set[str]:
-    """Names declared ``global`` (or ``nonlocal``) directly in this scope, mangled."""
-    return declarations(body, class_name)[kind is ast.Nonlocal]
 
 
 #: The names a node binds, by node type (besides a ``Name`` stored or deleted);

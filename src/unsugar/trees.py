@@ -105,6 +105,20 @@ def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
     return root
 
 
+#: the fields that hold a statement's blocks, its handlers or its cases, in order
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_block_fields: dict[type, tuple[str, ...]] = {}
+
+
+def block_fields(kind: type) -> tuple[str, ...]:
+    """The fields of node type ``kind`` that hold statements, handlers (of a
+    ``try``) or cases (of a ``match``): none for a simple statement."""
+    fields = _block_fields.get(kind)
+    if fields is None:
+        fields = _block_fields[kind] = tuple(name for name in _BLOCK_FIELDS if name in kind._fields)  # type: ignore[attr-defined]
+    return fields
+
+
 def core_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     """The statement lists inside core ``stmt`` that run in its scope (a
     ``while``'s body, a ``try``'s body and handlers)."""

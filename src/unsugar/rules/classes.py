@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from unsugar import builder as b
-from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared, mangle
+from unsugar.lowering import PROLOGUES, Lowerer, Scope, declarations, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
-from unsugar.trees import children, walk
+from unsugar.trees import block_fields, children, walk
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
 #: from an enclosing function (``LOAD_CLASSDEREF``).
@@ -51,9 +51,8 @@ TYPE_PARAMS = "unsugar_type_params"
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-#: the statements that make a scope, and the fields of statements that hold statements
+#: the statements that make a scope
 _DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 #: the names whose use in a function gives a class its ``__class__`` cell
 _CELL_NAMES = frozenset({"super", "__class__"})
 #: the node types that make a scope
@@ -73,11 +72,8 @@ class ClassBody:
         cls = self.node
         name = shown_name(cls)
         qualname = cx.qualname(name)
-        scope = Scope(
-            "class", qualname + ".", name,
-            declared(cls.body, ast.Global, name),
-            declared(cls.body, ast.Nonlocal, name), cls, self.namespace,
-        )
+        global_names, nonlocal_names = declarations(cls.body, name)
+        scope = Scope("class", qualname + ".", name, global_names, nonlocal_names, cls, self.namespace)
         with cx.new_scope(scope):
             head = cx.block(self.head)
             body = cx.block(cx.with_prologue(fn.body))
@@ -269,8 +265,8 @@ def _definitions(body: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(stmt, _DEFINITIONS):
             found.append(stmt)
         else:
-            for name in _BLOCKS:
-                todo += getattr(stmt, name, ())
+            for name in block_fields(type(stmt)):
+                todo += getattr(stmt, name, None) or ()  # (a node made without the field)
     return found
 
 
