@@ -51,7 +51,7 @@ from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import control_rule
-from unsugar.trees import children, copy_tree, core_bound_names
+from unsugar.trees import block_fields, children, copy_tree, core_bound_names
 from unsugar.unit import Unit
 
 IF = control_rule(
@@ -861,8 +861,6 @@ class Flow:
 
 #: how :meth:`Flow.block` lowers each class of statement (filled as they are met)
 _LOWERINGS: dict[type, Callable[[Flow, Any], None]] = {}
-#: the fields of a compound statement that hold blocks
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _lowering(cls: type) -> Callable[[Flow, Any], None]:
@@ -870,8 +868,7 @@ def _lowering(cls: type) -> Callable[[Flow, Any], None]:
     compound statement's blocks lowered, by :meth:`Flow._kept`)."""
     method = getattr(Flow, "_" + cls.__name__, None)
     if method is None:
-        compound = any(name in cls._fields for name in _BLOCKS)  # type: ignore[attr-defined]
-        method = Flow._kept if compound else Flow.emit
+        method = Flow._kept if block_fields(cls) else Flow.emit
     _LOWERINGS[cls] = method
     return method
 
