@@ -1,66 +1,120 @@
 """Fast walks over syntax trees.
 
 ``ast.iter_child_nodes`` looks at every field of every node through a
-generator; here each node class's fields that can hold nodes are found once,
-so a walk costs a list per node. The children come in the order
-``ast.iter_child_nodes`` gives them, without the operator and context leaves
-(``ast.Add``, ``ast.Load``): no caller looks for those.
+generator. Here each node class gets, the first time it is seen, a function
+that lists its children, made from the class's ASDL signature (the docstring
+of every ``ast`` class)::
+
+    Call(expr func, expr* args, keyword* keywords)
+        ->  return [node.func, *node.args, *node.keywords]
+
+The children come in the order ``ast.iter_child_nodes`` gives them, without the
+operator and context leaves (``ast.Add``, ``ast.Load``): no caller looks for
+those.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-#: fields that hold an identifier, a number, a flag, a constant, or an
-#: operator or expression context (leaves without a position): skipped
-_SCALAR_FIELDS = frozenset({
-    "id", "attr", "arg", "asname", "module", "level", "conversion", "is_async", "simple",
-    "type_comment", "kind", "tag", "kwd_attrs", "rest", "lineno", "ctx", "op", "ops",
+#: ASDL types of fields that hold no node: an identifier, a number, a flag, a
+#: constant, or an operator or expression context (leaves without a position)
+_LEAF_TYPES = frozenset({
+    "identifier", "int", "string", "constant", "expr_context", "boolop", "operator", "unaryop", "cmpop",
 })
-#: fields whose scalar-ness depends on the class
-_SCALAR_IN = {
-    "name": lambda cls: cls.__name__ != "TypeAlias",
-    "names": lambda cls: cls in (ast.Global, ast.Nonlocal),
-    "value": lambda cls: cls in (ast.Constant, ast.MatchSingleton),
-}
 #: list fields with holes (``**`` in a dict display, a keyword-only parameter without default)
 _HOLEY_FIELDS = frozenset({"keys", "kw_defaults"})
+#: a field in an ASDL signature: its type, its mark (``*`` a list, ``?`` optional), its name
+_ASDL_FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
 
-_node_fields: dict[type, tuple[tuple[str, ...], bool]] = {}
+_ChildrenOf = Callable[[ast.AST], list[ast.AST]]
+
+#: per node class: what lists its children (None if no field can hold a
+#: node), and whether it has a position
+_shapes: dict[type, tuple[_ChildrenOf | None, bool]] = {}
+#: per node class: the fields that can hold nodes
+_node_fields: dict[type, tuple[str, ...]] = {}
 T = TypeVar("T")
 
 
-def _fields_of(cls: type) -> tuple[tuple[str, ...], bool]:
-    fields = tuple(
-        name for name in cls._fields  # type: ignore[attr-defined]
-        if name not in _SCALAR_FIELDS and not (name in _SCALAR_IN and _SCALAR_IN[name](cls))
-    )
-    entry = fields, bool(_HOLEY_FIELDS.intersection(fields))
-    _node_fields[cls] = entry
-    return entry
+def _shape_of(cls: type) -> tuple[_ChildrenOf | None, bool]:
+    """Find what the walks need to know of ``cls`` (once per class)."""
+    signature = re.fullmatch(rf"{cls.__name__}\((.*)\)", cls.__doc__ or "", re.DOTALL)
+    if signature is None:  # a form of this package, a deprecated class or one without fields
+        fields = tuple(cls._fields)  # type: ignore[attr-defined]
+        children_of = _any_children
+    else:
+        marked = [(name, mark) for kind, mark, name in _ASDL_FIELD.findall(signature[1])
+                  if kind not in _LEAF_TYPES]
+        fields = tuple(name for name, _ in marked)
+        children_of = _compile_children(cls.__name__, marked)
+    _node_fields[cls] = fields
+    shape = _shapes[cls] = (children_of if fields else None), "lineno" in cls._attributes  # type: ignore[attr-defined]
+    return shape
+
+
+def _compile_children(class_name: str, marked: list[tuple[str, str]]) -> _ChildrenOf:
+    """The function that lists a node's children from the ASDL marks of its
+    fields: ``""`` a node, ``"*"`` a list of them, ``"?"`` a node or None.
+
+    A node built without a field its signature asks for (a ``FunctionDef``
+    without ``type_params`` in 3.12), or with something else there, is read by
+    ``_any_children``.
+    """
+    display: list[str] = []  # the leading fields, in one list display
+    statements: list[str] = []  # each later field, from the first optional or holey one
+    for name, mark in marked:
+        if mark == "?":
+            statements += [f"value = node.{name}", "if value is not None:", "    out.append(value)"]
+        elif name in _HOLEY_FIELDS:
+            statements.append(f"out += [item for item in node.{name} if item is not None]")
+        elif statements:
+            statements.append(f"out += node.{name}" if mark else f"out.append(node.{name})")
+        else:
+            display.append(f"*node.{name}" if mark else f"node.{name}")
+    listed = f"[{', '.join(display)}]"
+    body = [f"out = {listed}", *statements, "return out"] if statements else [f"return {listed}"]
+    source = "\n".join([
+        f"def children_of_{class_name}(node):",
+        "    try:",
+        *(f"        {line}" for line in body),
+        "    except (AttributeError, TypeError):",
+        "        return _any_children(node)",
+    ])
+    namespace = {"_any_children": _any_children}
+    exec(source, namespace)
+    return namespace[f"children_of_{class_name}"]
+
+
+def _any_children(node: ast.AST) -> list[ast.AST]:
+    """The children of ``node``, whatever its fields hold."""
+    out: list[ast.AST] = []
+    for name in node_fields(node):
+        value = getattr(node, name, None)
+        if type(value) is list:
+            out += [item for item in value if item is not None]
+        elif isinstance(value, ast.AST):
+            out.append(value)
+    return out
 
 
 def node_fields(node: ast.AST) -> tuple[str, ...]:
     """The fields of ``node`` that can hold nodes (not operators or contexts)."""
-    return (_node_fields.get(type(node)) or _fields_of(type(node)))[0]
+    fields = _node_fields.get(type(node))
+    if fields is None:
+        _shape_of(type(node))
+        fields = _node_fields[type(node)]
+    return fields
 
 
 def children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of ``node`` in ``ast.iter_child_nodes`` order, but no
     operator or expression context."""
-    fields, holey = _node_fields.get(type(node)) or _fields_of(type(node))
-    out: list[ast.AST] = []
-    for name in fields:
-        value = getattr(node, name, None)
-        if type(value) is list:
-            out += value
-        elif isinstance(value, ast.AST):
-            out.append(value)
-    if holey:
-        out = [child for child in out if child is not None]
-    return out
+    children_of = (_shapes.get(type(node)) or _shape_of(type(node)))[0]
+    return [] if children_of is None else children_of(node)
 
 
 def walk(node: ast.AST) -> Iterator[ast.AST]:
@@ -70,10 +124,9 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
     while todo:
         node = pop()
         yield node
-        extend(children(node))
-
-
-_POSITION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+        children_of = (_shapes.get(type(node)) or _shape_of(type(node)))[0]
+        if children_of is not None:
+            extend(children_of(node))
 
 
 def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
@@ -87,7 +140,8 @@ def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
     pop, append = todo.pop, todo.append
     while todo:
         node, position = pop()
-        if "lineno" in node._attributes:
+        children_of, positioned = _shapes.get(type(node)) or _shape_of(type(node))
+        if positioned:
             if getattr(node, "lineno", None) is None:
                 node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = position
             else:
@@ -100,8 +154,9 @@ def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
                 if end_col_offset is None:
                     node.end_col_offset = end_col_offset = position[3]
                 position = node.lineno, node.col_offset, end_lineno, end_col_offset
-        for child in children(node):
-            append((child, position))
+        if children_of is not None:
+            for child in children_of(node):
+                append((child, position))
     return root
 
 
