@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 
-from unsugar.trees import children, walk
+# copy_location places what a rule builds (b.copy_location); it is one of the tree walks
+from unsugar.trees import copy_location, walk
 
 # The small nodes are made with positional arguments, in the order of their
 # ``_fields``: half the cost of keywords.
@@ -175,32 +176,6 @@ def unlined(stmt: ast.stmt) -> ast.stmt:
             node.lineno = node.end_lineno = -1
             node.col_offset = node.end_col_offset = 0
     return stmt
-
-
-def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
-    """Give ``new`` and its new descendants the position of ``old``.
-
-    A descendant that has a position already (a lowered operand) keeps it and
-    is not looked into: what is in it was placed when it was built.
-    """
-    line = getattr(old, "lineno", None)
-    if line is None:
-        return new
-    position = (line, old.col_offset, getattr(old, "end_lineno", line),
-                getattr(old, "end_col_offset", old.col_offset))
-    todo = [new]
-    while todo:
-        node = todo.pop()
-        if "lineno" in node._attributes:
-            if getattr(node, "lineno", None) is not None:
-                continue
-            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = position
-        if type(node) not in _LEAVES:
-            todo += children(node)
-    return new
-
-
-_LEAVES = frozenset({ast.Name, ast.Constant})
 
 
 def located(nodes: Iterable[ast.stmt], old: ast.AST) -> list[ast.stmt]:

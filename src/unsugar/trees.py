@@ -129,6 +129,39 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
             extend(children_of(node))
 
 
+def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
+    """Give ``new`` and its new descendants the position of ``old``.
+
+    A descendant that has a position already (a lowered operand) keeps it and
+    is not looked into: what is in it was placed when it was built.
+    """
+    lineno = getattr(old, "lineno", None)
+    if lineno is None:
+        return new
+    col_offset = old.col_offset
+    end_lineno = getattr(old, "end_lineno", lineno)
+    end_col_offset = getattr(old, "end_col_offset", col_offset)
+    todo = [new]
+    pop = todo.pop
+    while todo:
+        node = pop()
+        children_of, positioned = _shapes.get(type(node)) or _shape_of(type(node))
+        if positioned:
+            if getattr(node, "lineno", None) is not None:
+                continue
+            node.lineno = lineno
+            node.col_offset = col_offset
+            node.end_lineno = end_lineno
+            node.end_col_offset = end_col_offset
+        if children_of is not None:
+            todo += children_of(node)
+    return new
+
+
+#: where a node without a position and without a placed ancestor goes
+_FIRST_LINE = ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)
+
+
 def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
     """``ast.fix_missing_locations``: a node without a position takes its parent's.
 
@@ -136,6 +169,8 @@ def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
     positions all through (a statement already fixed, a runtime helper), and is
     not looked into.
     """
+    if trust_located:  # no node it changes has a placed ancestor
+        return copy_location(root, _FIRST_LINE)
     todo: list[tuple[ast.AST, tuple[int, int, int, int]]] = [(root, (1, 0, 1, 0))]
     pop, append = todo.pop, todo.append
     while todo:
@@ -145,8 +180,6 @@ def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
             if getattr(node, "lineno", None) is None:
                 node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = position
             else:
-                if trust_located:
-                    continue
                 end_lineno = getattr(node, "end_lineno", None)
                 end_col_offset = getattr(node, "end_col_offset", None)
                 if end_lineno is None:
