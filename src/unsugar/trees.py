@@ -145,10 +145,10 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     pop = todo.pop
     while todo:
         node = pop()
+        if getattr(node, "lineno", None) is not None:
+            continue  # placed (the one other node with a line, a TypeIgnore, is a leaf)
         children_of, positioned = _shapes.get(type(node)) or _shape_of(type(node))
         if positioned:
-            if getattr(node, "lineno", None) is not None:
-                continue
             node.lineno = lineno
             node.col_offset = col_offset
             node.end_lineno = end_lineno
