@@ -85,7 +85,7 @@ def _compile_children(class_name: str, marked: list[tuple[str, str]]) -> _Childr
         "        return _any_children(node)",
     ])
     namespace = {"_any_children": _any_children}
-    exec(source, namespace)
+    exec(compile(source, f"<children of {class_name}>", "exec"), namespace)
     return namespace[f"children_of_{class_name}"]
 
 
