@@ -11,6 +11,7 @@ leaves holding something (docs/architecture.md, "Lifetimes").
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from unsugar.forms import ForLoop
 from unsugar.trees import block_fields
@@ -27,41 +28,41 @@ def held_temporaries(stmts: list[ast.stmt], unit: Unit, ever: bool = False) -> l
         return []
     held: dict[str, bool] = {}
     names = unit.names
-    is_temporary = names.is_temporary
-    none, flag = names.fixed("none"), names.fixed("bool")
-
-    def walk(block: list[ast.stmt], always: bool) -> None:
-        for stmt in block:
-            kind = type(stmt)
-            if kind is ast.Assign:
-                target = stmt.targets[0]
-                if type(target) is ast.Name:
-                    name = target.id
-                    if is_temporary(name):
-                        if not _holds_nothing(stmt.value, none, flag):
-                            held[name] = True
-                        elif always and not ever and name in held:
-                            held[name] = False
-                    continue
-            elif kind is ast.FunctionDef:
-                if is_temporary(stmt.name):
-                    held[stmt.name] = True
-                continue
-            elif kind is ForLoop:
-                walk(stmt.body, False)
-                held[stmt.iterator] = False
-                continue
-            for part in block_fields(kind):
-                inner = getattr(stmt, part, None)
-                if inner:
-                    if part in ("handlers", "cases"):
-                        for clause in inner:
-                            walk(clause.body, False)
-                    else:
-                        walk(inner, False)
-
-    walk(stmts, True)
+    _walk_held(stmts, True, held, ever, names.is_temporary, names.fixed("none"), names.fixed("bool"))
     return [name for name, holds in held.items() if holds]
+
+
+def _walk_held(
+    block: list[ast.stmt], always: bool, held: dict[str, bool], ever: bool,
+    is_temporary: Callable[[str], bool], none: str, flag: str,
+) -> None:
+    """Note in ``held`` each temporary ``block`` binds, and whether it may
+    still hold an object (``always``: the block runs whenever its scope does)."""
+    for stmt in block:
+        kind = type(stmt)
+        if kind is ast.Assign:
+            target = stmt.targets[0]
+            if type(target) is ast.Name:
+                name = target.id
+                if is_temporary(name):
+                    if not _holds_nothing(stmt.value, none, flag):
+                        held[name] = True
+                    elif always and not ever and name in held:
+                        held[name] = False
+                continue
+        elif kind is ast.FunctionDef:
+            if is_temporary(stmt.name):
+                held[stmt.name] = True
+            continue
+        elif kind is ForLoop:
+            _walk_held(stmt.body, False, held, ever, is_temporary, none, flag)
+            held[stmt.iterator] = False
+            continue
+        for part in block_fields(kind):
+            inner = getattr(stmt, part, None)
+            if inner:
+                for body in ([clause.body for clause in inner] if part in ("handlers", "cases") else [inner]):
+                    _walk_held(body, False, held, ever, is_temporary, none, flag)
 
 
 def _holds_nothing(value: ast.expr, none: str, flag: str) -> bool:

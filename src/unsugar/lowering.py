@@ -182,6 +182,12 @@ def mangle(name: str, class_name: str | None) -> str:
     return f"_{stripped}{name}"
 
 
+#: the method of :class:`Lowerer` that lowers a statement no rule applies to,
+#: by node type (functions: bound methods kept by a lowerer would make it a
+#: cycle, with the whole module in it, that only the garbage collector frees)
+_STMT_METHODS: dict[type[ast.AST], Callable[[Lowerer, ast.stmt], list[ast.stmt]]] = {}
+
+
 class Lowerer:
     """Lowers one module; the ``cx`` every rule receives."""
 
@@ -192,8 +198,6 @@ class Lowerer:
         self.expression_depth = 0  # expressions being lowered around the current one
         self._expr_rules: dict[type[ast.AST], list[Rule]] = {}
         self._stmt_rules: dict[type[ast.AST], list[Rule]] = {}
-        #: the method that lowers a statement no rule applies to, by node type
-        self._stmt_methods: dict[type[ast.AST], Callable[[ast.stmt], list[ast.stmt]]] = {}
         for rule in load_all().values():
             if rule.id in unit.keep:
                 continue
@@ -371,10 +375,10 @@ class Lowerer:
                         return produced
                     return produced + self.released(
                         [name for name in self.held_temporaries(produced) if name in own])
-            method = self._stmt_methods.get(kind)
+            method = _STMT_METHODS.get(kind)
             if method is None:
-                method = self._stmt_methods[kind] = getattr(self, "_stmt_" + kind.__name__, self._kept_stmt)
-            return method(node)
+                method = _STMT_METHODS[kind] = getattr(Lowerer, "_stmt_" + kind.__name__, Lowerer._kept_stmt)
+            return method(self, node)
         finally:
             self.expression_depth = depth
 

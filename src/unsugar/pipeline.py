@@ -238,6 +238,8 @@ def desugar(
         with collector_paused():
             tree = ast.parse(source, filename)
             check_compiles(tree, filename, source)
-            return _compiled(tree, keep, runtime, semantics).text()
+            text = _compiled(tree, keep, runtime, semantics).text()
+            del tree  # before the collector resumes: its first pass would walk every node left
+            return text
 
     return with_headroom(rewrite)

@@ -50,7 +50,7 @@ def _shape_of(cls: type) -> tuple[_ChildrenOf | None, bool]:
         marked = [(name, mark) for kind, mark, name in _ASDL_FIELD.findall(signature[1])
                   if kind not in _LEAF_TYPES]
         fields = tuple(name for name, _ in marked)
-        children_of = _compile_children(cls.__name__, marked)
+        children_of = _compile_children(cls.__name__, marked) if marked else None
     _node_fields[cls] = fields
     shape = _shapes[cls] = (children_of if fields else None), "lineno" in cls._attributes  # type: ignore[attr-defined]
     return shape
