@@ -83,3 +83,12 @@ def test_the_runtime_text_is_made_once_per_indent():
     render = next(iter(known.values()))
     assert render(1) is render(1)
     assert render(1) == textwrap.indent(render(0), "    ")
+
+
+@pytest.mark.parametrize("module", ["textwrap.py", "base64.py"])
+def test_text_written_from_known_parts_is_the_trees_text(module):
+    """``desugar`` writes the runtime's helpers and the literals built from
+    their items (``text(104, 105)``) from text made without the tree; the tree
+    ``desugar_tree`` gives has those items and prints the same."""
+    source = (STDLIB / module).read_text()
+    assert desugar(source) == printer.unparse(desugar_tree(ast.parse(source))) + "\n"

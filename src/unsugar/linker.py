@@ -28,7 +28,7 @@ from unsugar.names import NameAllocator
 from unsugar.options import RUNTIMES, SEMANTICS
 from unsugar.runtime import MODULES
 from unsugar.trees import fix_locations, walk
-from unsugar.unit import Unit
+from unsugar.unit import Constant, Unit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 #: the runtime module whose definitions replace the others' with ``--semantics=native``
@@ -167,17 +167,25 @@ def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
     }
 
 
-def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list[ast.stmt]:
-    """The whole output module body: what ``body`` needs, then ``body``."""
+def link(
+    unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline",
+    literals: dict[int, Constant] | None = None,
+) -> list[ast.stmt]:
+    """The whole output module body: what ``body`` needs, then ``body``.
+
+    With ``literals``, the assignment of each literal built from its items is
+    recorded there (by its ``id``) and its items are left out of the tree
+    (:class:`unit.Constant`); without, every constant is complete.
+    """
     if runtime_mode not in RUNTIMES:
         raise ValueError(f"unknown runtime mode {runtime_mode!r}")
     prefix = unit.names.prefix
     runtime = compiled_runtime(prefix, unit.semantics)
     assert runtime.unit is not None
     direct = {unit.names.fixed(h) for h in unit.helpers}
-    constants: dict[str, ast.expr] = {}
+    constants: dict[str, Constant] = {}
     for entry in [*runtime.unit.constants.values(), *unit.constants.values()]:
-        constants.setdefault(entry.name, entry.value)
+        constants.setdefault(entry.name, entry)
     direct |= {c.name for c in unit.constants.values()}
     header: list[ast.stmt] = []
     if runtime_mode == "import":
@@ -191,7 +199,12 @@ def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list
     pieces = [p for p in runtime.pieces if id(p) in needed]
     boot = [p.stmt for p in pieces if p.module == "bootstrap"]
     rest = [p.stmt for p in pieces if p.module != "bootstrap"]
-    consts = [b.assign(name, value) for name, value in constants.items() if name in used_constants]
+    consts = []
+    for name, entry in constants.items():
+        if name in used_constants:
+            consts.append(b.assign(name, entry.value if literals is not None else entry.complete()))
+            if literals is not None and entry.items is not None:
+                literals[id(consts[-1])] = entry
     builtins_used = set(unit.builtins)
     builtins_used.update(
         short for short in (name.removeprefix(prefix) for name in reached) if short in BUILTIN_NAMES
@@ -201,7 +214,7 @@ def link(unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline") -> list
 
 
 def _closure(
-    runtime: CompiledRuntime, constants: dict[str, ast.expr], wanted: set[str]
+    runtime: CompiledRuntime, constants: dict[str, Constant], wanted: set[str]
 ) -> tuple[set[int], set[str], set[str]]:
     """The runtime pieces and constants that ``wanted`` needs, transitively,
     and every prefixed name they refer to."""
@@ -217,7 +230,7 @@ def _closure(
             if name not in used_constants:
                 used_constants.add(name)
                 uses = runtime.constant_uses.get(name)
-                todo.extend(_prefixed_uses(constants[name], prefix) if uses is None else uses)
+                todo.extend(_prefixed_uses(constants[name].value, prefix) if uses is None else uses)
             continue
         piece = runtime.by_name.get(name)
         if piece is None or id(piece) in needed:
@@ -228,7 +241,7 @@ def _closure(
 
 
 def _importable(
-    runtime: CompiledRuntime, constants: dict[str, ast.expr], wanted: set[str]
+    runtime: CompiledRuntime, constants: dict[str, Constant], wanted: set[str]
 ) -> set[str]:
     """The helpers ``--runtime=import`` binds: those ``wanted`` and the constants
     it needs refer to (not what the imported helpers use themselves)."""
@@ -241,7 +254,7 @@ def _importable(
             imported.add(name)
         elif name in constants and name not in seen:
             seen.add(name)
-            todo.extend(_prefixed_uses(constants[name], runtime.unit.names.prefix))
+            todo.extend(_prefixed_uses(constants[name].value, runtime.unit.names.prefix))
     return imported
 
 

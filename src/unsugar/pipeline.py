@@ -21,6 +21,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from typing import TypeVar
 
 from unsugar import control, hoisting, linker, printer, sections
@@ -29,7 +30,7 @@ from unsugar.lowering import Lowerer
 from unsugar.namespaces import module_def
 from unsugar.options import check_keep, check_semantics
 from unsugar.trees import fix_locations
-from unsugar.unit import Unit
+from unsugar.unit import Constant, Unit
 
 
 class Compilation:
@@ -47,6 +48,8 @@ class Compilation:
         self.unit = Unit.for_tree(tree, check_keep(keep), semantics=check_semantics(semantics))
         self.runtime = runtime
         self.body = tree.body
+        #: once linked, the assignments of literals by ``id``: the printer writes them from their items
+        self.literals: dict[int, Constant] = {}
         # a module already core needs no names of its own (its output is itself);
         # kept sugar may bind names that must stay globals
         self.unit.module_def = not self.unit.keep and not is_core(tree)
@@ -65,7 +68,8 @@ class Compilation:
         self._link()
 
     def _link(self) -> None:
-        self.body = linker.link(self.unit, self._own, self.runtime)
+        self.literals = {}
+        self.body = linker.link(self.unit, self._own, self.runtime, self.literals)
         if self.unit.module_def:
             self.body = module_def(self.unit, self.body)
             sections.split_body(self.body, self.unit)
@@ -74,6 +78,8 @@ class Compilation:
         """The output tree, every node with a position (for ``compile``)."""
         for stmt in self._own:
             fix_locations(stmt)
+        for literal in self.literals.values():
+            literal.complete()
         module = ast.Module(body=self.body, type_ignores=[])
         # the module's own statements and the runtime's are placed all through
         return fix_locations(module, trust_located=True)
@@ -96,6 +102,7 @@ class Compilation:
         return text + "\n" if text else ""
 
     def _print(self, known: Known, mark: Callable[[list[ast.stmt], Known], Known] | None) -> str:
+        known = {**known, **{key: partial(_literal_text, literal) for key, literal in self.literals.items()}}
         if mark is not None:
             known = mark(self.body, known)
         return printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
@@ -106,6 +113,11 @@ class Compilation:
         self.unit.helper("hoisted")
         self._link()
         self.body = hoisting.hoist(self.body, self.unit)
+
+
+def _literal_text(literal: Constant, indent: int) -> str:
+    """The text of ``name = text(104, 105)`` at ``indent``, as the printer writes it."""
+    return f"\n{'    ' * indent}{literal.name} = {literal.source()}"
 
 
 def _too_deep(stmt: ast.stmt) -> SyntaxError:

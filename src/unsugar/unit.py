@@ -18,10 +18,32 @@ from unsugar.names import NameAllocator, input_names
 
 @dataclass
 class Constant:
-    """An interned constant: ``name = value`` at the top of the output."""
+    """An interned constant: ``name = value`` at the top of the output.
+
+    A ``str`` or ``bytes`` literal built from its items (``text(104, 105)``)
+    keeps them in ``items``, not in ``value.args``: the printer writes the
+    call from them (:meth:`source`), and :meth:`complete` puts them in the tree.
+    """
 
     name: str
     value: ast.expr
+    items: str | bytes | None = None
+    _source: str | None = None
+
+    def complete(self) -> ast.expr:
+        """``value`` with its items (for a tree of the output)."""
+        if self.items and not self.value.args:  # type: ignore[attr-defined]
+            codes = map(ord, self.items) if isinstance(self.items, str) else self.items
+            self.value.args = b.ints(codes)  # type: ignore[attr-defined]
+        return self.value
+
+    def source(self) -> str:
+        """The text of a literal's ``value``, as the printer writes it (made once)."""
+        if self._source is None:
+            assert self.items is not None
+            codes = map(ord, self.items) if isinstance(self.items, str) else self.items
+            self._source = f"{self.value.func.id}({', '.join(map(str, codes))})"  # type: ignore[attr-defined]
+        return self._source
 
 
 class Recorder(Protocol):
@@ -85,19 +107,23 @@ class Unit:
     def string(self, value: str) -> ast.Name:
         """A reference to the interned ``str`` constant ``value``: built from
         its code points, or from chunks of its UTF-8 when it is long."""
-        return self.intern((str, value), lambda: self.names.for_string(value),
-                           lambda: self._built("text", value))
+        entry = self.constants.get((str, value))
+        if entry is None:
+            entry = self.constants[(str, value)] = self._literal(self.names.for_string(value), "text", value)
+        return b.load(entry.name)
 
     def octets(self, value: bytes) -> ast.Name:
         """A reference to the interned ``bytes`` constant ``value``."""
-        return self.intern((bytes, value), lambda: self.names.temp("bytes"),
-                           lambda: self._built("octets", value))
+        entry = self.constants.get((bytes, value))
+        if entry is None:
+            entry = self.constants[(bytes, value)] = self._literal(self.names.temp("bytes"), "octets", value)
+        return b.load(entry.name)
 
-    def _built(self, helper: str, value: str | bytes) -> ast.Call:
-        """``text(104, 105)`` / ``octets(104, 105)``, or for a long literal
-        ``text_of(0x6869, 2)`` / ``octets_of(0x6869, 2)`` (:func:`builder.chunks`)."""
+    def _literal(self, name: str, helper: str, value: str | bytes) -> Constant:
+        """``name = text(104, 105)`` / ``octets(104, 105)`` (the items kept
+        aside, :class:`Constant`), or for a long literal ``text_of(0x6869, 2)``
+        / ``octets_of(0x6869, 2)`` (:func:`builder.chunks`)."""
         if len(value) <= b.LONG_LITERAL:
-            items = map(ord, value) if isinstance(value, str) else value
-            return b.call_with(self.helper(helper), b.ints(items))
+            return Constant(name, ast.Call(self.helper(helper), [], []), value)
         data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
-        return b.call(self.helper(f"{helper}_of"), *b.chunks(data))
+        return Constant(name, b.call(self.helper(f"{helper}_of"), *b.chunks(data)))
