@@ -51,7 +51,7 @@ from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.registry import control_rule
-from unsugar.trees import block_fields, children, copy_tree, core_bound_names
+from unsugar.trees import block_fields, children, copy_tree, core_bound_names, position
 from unsugar.unit import Unit
 
 IF = control_rule(
@@ -293,11 +293,11 @@ class Flow:
         is set. Its own nodes stand at ``where``'s position, if it has one: built
         there, with their fields in order (keywords take twice as long), as the
         flow writes a segment for every few statements."""
-        at = _position(where)
+        at = position(where)
         run = self.run
-        start = ast.Assign([ast.Name(run, ast.Store(), **at)], ast.Name(flag, ast.Load(), **at), **at)
-        clear = ast.Assign([ast.Name(run, ast.Store(), **at)], ast.Constant(0, **at), **at)
-        return start, ast.While(ast.Name(run, ast.Load(), **at), [clear, *body], [], **at)
+        start = ast.Assign([ast.Name(run, b.STORE, **at)], ast.Name(flag, b.LOAD, **at), **at)
+        clear = ast.Assign([ast.Name(run, b.STORE, **at)], ast.Constant(0, **at), **at)
+        return start, ast.While(ast.Name(run, b.LOAD, **at), [clear, *body], [], **at)
 
     def _outline(self, level: Level, stmt: ast.stmt) -> None:
         """A segment where one more block would pass CPython's limit: a
@@ -902,24 +902,13 @@ def _yields(stmts: list[ast.stmt]) -> bool:
     return False
 
 
-def _position(where: ast.AST | None) -> dict[str, int]:
-    """The position of ``where`` as a node's keyword arguments, as
-    ``b.copy_location`` gives it (none if it has none)."""
-    line = getattr(where, "lineno", None)
-    if line is None:
-        return {}
-    column = where.col_offset
-    return {"lineno": line, "col_offset": column, "end_lineno": getattr(where, "end_lineno", line),
-            "end_col_offset": getattr(where, "end_col_offset", column)}
-
-
 def _assign_at(name: str, value: ast.expr | int, where: ast.AST) -> ast.Assign:
     """``name = value`` (an int: its constant) at ``where``'s position, as
     ``b.copy_location(b.assign(name, value), where)`` gives it but built there
     (flags set and cleared are most of what the flow writes)."""
-    at = _position(where)
+    at = position(where)
     value = ast.Constant(value, **at) if type(value) is int else b.copy_location(value, where)
-    return ast.Assign([ast.Name(name, ast.Store(), **at)], value, **at)
+    return ast.Assign([ast.Name(name, b.STORE, **at)], value, **at)
 
 
 def _is_flag(value: ast.expr) -> bool:

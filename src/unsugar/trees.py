@@ -129,18 +129,28 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
             extend(children_of(node))
 
 
+def position(old: ast.AST | None) -> dict[str, int]:
+    """The position ``copy_location`` gives from ``old``, as a node's keyword
+    arguments (none if ``old`` has none): to build a node already placed."""
+    lineno = getattr(old, "lineno", None)
+    if lineno is None:
+        return {}
+    col_offset = old.col_offset  # type: ignore[union-attr]
+    return {"lineno": lineno, "col_offset": col_offset, "end_lineno": getattr(old, "end_lineno", lineno),
+            "end_col_offset": getattr(old, "end_col_offset", col_offset)}
+
+
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
-    """Give ``new`` and its new descendants the position of ``old``.
+    """Give ``new`` and its new descendants the position of ``old``
+    (:func:`position`).
 
     A descendant that has a position already (a lowered operand) keeps it and
     is not looked into: what is in it was placed when it was built.
     """
-    lineno = getattr(old, "lineno", None)
-    if lineno is None:
+    at = position(old)
+    if not at:
         return new
-    col_offset = old.col_offset
-    end_lineno = getattr(old, "end_lineno", lineno)
-    end_col_offset = getattr(old, "end_col_offset", col_offset)
+    lineno, col_offset, end_lineno, end_col_offset = at.values()
     todo = [new]
     pop = todo.pop
     while todo:
