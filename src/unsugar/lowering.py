@@ -33,8 +33,11 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
-from unsugar.trees import block_fields, children, node_fields
+from unsugar.trees import asdl_fields, block_fields, children, node_fields
 from unsugar.unit import Unit
+
+#: where a sub-expression is: its owner, the field, the index in the field's list (or None)
+Slot = tuple[ast.AST, str, int | None]
 
 if TYPE_CHECKING:
     from unsugar.namespaces import ClassAnnotations, Namespace
@@ -690,7 +693,7 @@ class Lowerer:
 
     def lower_children(self, node: ast.AST) -> None:
         """Lower the sub-expressions of ``node`` in place, in evaluation order."""
-        done: list[tuple[ast.AST, str, int | None]] = []
+        done: list[Slot] = []
         for slot in _child_slots(node):
             owner, name, index = slot
             mark = len(self.pre)
@@ -702,7 +705,7 @@ class Lowerer:
                 self._spill_before(done, mark)
             done.append(slot)
 
-    def _spill_before(self, slots: list[tuple[ast.AST, str, int | None]], at: int) -> None:
+    def _spill_before(self, slots: list[Slot], at: int) -> None:
         """Save the values of ``slots`` to temporaries, before prelude index ``at``."""
         saves: list[ast.stmt] = []
         for slot in slots:
@@ -725,18 +728,32 @@ def _binds(node: ast.stmt) -> set[str]:
     return set()
 
 
-def _child_slots(node: ast.AST) -> list[tuple[ast.AST, str, int | None]]:
+def _child_slots(node: ast.AST) -> list[Slot]:
     """Where the sub-expressions of ``node`` are, in evaluation order."""
-    if isinstance(node, ast.Dict):
-        slots: list[tuple[ast.AST, str, int | None]] = []
-        for i, key in enumerate(node.keys):
-            if key is not None:
-                slots.append((node, "keys", i))
-            slots.append((node, "values", i))
-        return slots
-    if isinstance(node, ast.JoinedStr):  # its str constants are f-string text, not expressions
-        return [(node, "values", i) for i, v in enumerate(node.values) if not isinstance(v, ast.Constant)]
-    slots = []
+    slots_of = _SLOTS.get(type(node))
+    if slots_of is None:
+        slots_of = _SLOTS[type(node)] = _slots_function(type(node))
+    return slots_of(node)
+
+
+def _dict_slots(node: ast.Dict) -> list[Slot]:
+    """A dict display's keys and values, alternating (a ``**`` item has no key)."""
+    slots: list[Slot] = []
+    for i, key in enumerate(node.keys):
+        if key is not None:
+            slots.append((node, "keys", i))
+        slots.append((node, "values", i))
+    return slots
+
+
+def _joined_slots(node: ast.JoinedStr) -> list[Slot]:
+    """An f-string's replacement fields (its str constants are text, not expressions)."""
+    return [(node, "values", i) for i, v in enumerate(node.values) if not isinstance(v, ast.Constant)]
+
+
+def _any_slots(node: ast.AST) -> list[Slot]:
+    """The slots of ``node``, whatever its fields hold."""
+    slots: list[Slot] = []
     for name in node_fields(node):
         value = getattr(node, name, None)
         if isinstance(value, ast.expr):
@@ -750,13 +767,57 @@ def _child_slots(node: ast.AST) -> list[tuple[ast.AST, str, int | None]]:
     return slots
 
 
-def _get(slot: tuple[ast.AST, str, int | None]) -> ast.expr:
+def _slots_function(cls: type) -> Callable[[ast.AST], list[Slot]]:
+    """The function that lists the slots of a node of class ``cls``, made from
+    its ASDL signature::
+
+        Call(expr func, expr* args, keyword* keywords)  ->
+            out = []
+            value = node.func
+            if value is not None: out.append((node, "func", None))
+            out += [(node, "args", i) for i in range(len(node.args))]
+            out += [(item, "value", None) for item in node.keywords]
+
+    A node without a field its signature names is read by ``_any_slots``.
+    """
+    special = {ast.Dict: _dict_slots, ast.JoinedStr: _joined_slots}.get(cls)
+    if special is not None:
+        return special  # type: ignore[return-value]
+    fields = asdl_fields(cls)
+    if fields is None:
+        return _any_slots
+    lines = ["out = []"]
+    for kind, mark, name in fields:
+        if kind == "expr" and mark == "*":
+            lines.append(f"out += [(node, {name!r}, i) for i in range(len(node.{name}))]")
+        elif kind == "expr":
+            lines += [f"if node.{name} is not None:", f"    out.append((node, {name!r}, None))"]
+        elif kind == "keyword" and mark == "*":
+            lines.append(f"out += [(item, 'value', None) for item in node.{name}]")
+    source = "\n".join([
+        f"def slots_of_{cls.__name__}(node):",
+        "    try:",
+        *(f"        {line}" for line in lines),
+        "    except AttributeError:",
+        "        return _any_slots(node)",
+        "    return out",
+    ])
+    namespace: dict[str, Any] = {"_any_slots": _any_slots}
+    exec(compile(source, f"<slots of {cls.__name__}>", "exec"), namespace)
+    return namespace[f"slots_of_{cls.__name__}"]
+
+
+#: per node class: the function that lists its slots (:func:`_child_slots`)
+_SLOTS: dict[type, Callable[[ast.AST], list[Slot]]] = {}
+
+
+def _get(slot: Slot) -> ast.expr:
     owner, name, index = slot
     value = getattr(owner, name)
     return value if index is None else value[index]
 
 
-def _set(slot: tuple[ast.AST, str, int | None], new: ast.expr) -> None:
+def _set(slot: Slot, new: ast.expr) -> None:
     owner, name, index = slot
     if index is None:
         setattr(owner, name, new)

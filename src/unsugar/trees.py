@@ -40,15 +40,22 @@ _node_fields: dict[type, tuple[str, ...]] = {}
 T = TypeVar("T")
 
 
+def asdl_fields(cls: type) -> list[tuple[str, str, str]] | None:
+    """The fields of node class ``cls`` from its ASDL signature: each one's
+    type, mark (``*`` a list, ``?`` optional, ``""`` one) and name; None for a
+    class without a signature (a form of this package, a deprecated class)."""
+    signature = re.fullmatch(rf"{cls.__name__}\((.*)\)", cls.__doc__ or "", re.DOTALL)
+    return None if signature is None else _ASDL_FIELD.findall(signature[1])
+
+
 def _shape_of(cls: type) -> tuple[_ChildrenOf | None, bool]:
     """Find what the walks need to know of ``cls`` (once per class)."""
-    signature = re.fullmatch(rf"{cls.__name__}\((.*)\)", cls.__doc__ or "", re.DOTALL)
+    signature = asdl_fields(cls)
     if signature is None:  # a form of this package, a deprecated class or one without fields
         fields = tuple(cls._fields)  # type: ignore[attr-defined]
         children_of = _any_children
     else:
-        marked = [(name, mark) for kind, mark, name in _ASDL_FIELD.findall(signature[1])
-                  if kind not in _LEAF_TYPES]
+        marked = [(name, mark) for kind, mark, name in signature if kind not in _LEAF_TYPES]
         fields = tuple(name for name, _ in marked)
         children_of = _compile_children(cls.__name__, marked) if marked else None
     _node_fields[cls] = fields
