@@ -358,6 +358,29 @@ def test_include_from_the_file_for_unsugar_run(tmp_path: Path) -> None:
     assert lines[:1] + lines[2:] == plain_lines[:1] + plain_lines[2:]
 
 
+@pytest.mark.parametrize(("exclude", "loaders"), [
+    ('["inventory"]', "DesugaringLoader SourceFileLoader"),  # a directory the module is in
+    ('["inventory/it*.py"]', "DesugaringLoader SourceFileLoader"),  # relative to the file
+    ('["textwrap.py", "pricing.py"]', "DesugaringLoader DesugaringLoader"),  # included by name
+])
+def test_exclude_from_the_file_for_unsugar_run(tmp_path: Path, exclude: str, loaders: str) -> None:
+    """A module whose file the settings exclude is imported as it is; the
+    patterns only see the files under the settings file's directory."""
+    shop = tmp_path / "shop"
+    shutil.copytree(SHOP, shop, ignore=shutil.ignore_patterns("__pycache__"))
+    pyproject(shop, f'include = ["textwrap"]\nexclude = {exclude}')
+    env = {**os.environ, "UNSUGAR_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-m", "unsugar", "run"]
+    done = subprocess.run(command + ["wrap.py", "15"], cwd=shop, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == loaders
+    isolated = subprocess.run(command + ["--isolated", "wrap.py", "15"], cwd=shop, env=env,
+                              capture_output=True, text=True, timeout=120)
+    assert isolated.stdout.splitlines()[1] == "SourceFileLoader DesugaringLoader", isolated.stderr
+
+
 # -------------------------------------------------------------------- errors
 ERRORS = [
     ("kep = []", "kep: unknown key; expected one of keep, runtime, semantics, exclude, include, "

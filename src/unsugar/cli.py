@@ -602,6 +602,7 @@ def run_command(argv: Sequence[str]) -> int:
     finder = runner.install(
         settings.include, args.exclude, [project], settings.keep, settings.runtime,
         cache=not args.no_cache, semantics=settings.semantics,
+        excluded_file=settings.excludes_import if settings.exclude else None,
     )
     if args.module:
         return runner.run_module(args.module, program)

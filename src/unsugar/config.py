@@ -103,6 +103,18 @@ class Settings:
                 return True
         return False
 
+    def excludes_import(self, path: str | os.PathLike[str]) -> bool:
+        """Whether the file ``path`` that ``unsugar run`` imports is excluded, as
+        a directory walk from the settings file's directory would leave it
+        out: the file, or a directory it is in below that one, is excluded (a
+        file elsewhere, such as a library module included by name, is not)."""
+        file = Path(os.path.abspath(path))
+        base = self.source.parent if self.source is not None else Path.cwd()
+        if not self.exclude or not file.is_relative_to(base):
+            return False
+        inside = [parent for parent in file.parents if parent != base and parent.is_relative_to(base)]
+        return any(map(self.excludes, [file, *inside]))
+
 
 def find_config(paths: Sequence[str | os.PathLike[str]]) -> Path | None:
     """The nearest ``pyproject.toml`` with a ``[tool.unsugar]`` table, from the

@@ -38,7 +38,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
@@ -313,21 +313,25 @@ class DesugaringFinder(importlib.abc.MetaPathFinder):
 
     A module is in scope when its name is, or is inside, an ``include`` name,
     or its file is under one of ``paths``; and its name is not, nor is inside,
-    an ``exclude`` name.
+    an ``exclude`` name, and its file is not ``excluded_file``.
     """
 
     def __init__(
         self, include: Iterable[str] = (), exclude: Iterable[str] = (),
         paths: Iterable[str | os.PathLike[str]] = (), options: Options = Options(),
+        excluded_file: Callable[[str], bool] | None = None,
     ) -> None:
         self.include = tuple(include)
         self.exclude = tuple(exclude)
         self.paths = tuple(os.path.join(os.path.realpath(p), "") for p in paths)
         self.options = options
+        self.excluded_file = excluded_file
 
     def in_scope(self, fullname: str, origin: str) -> bool:
         """Whether module ``fullname``, read from file ``origin``, is desugared."""
         if _within(fullname, self.exclude):
+            return False
+        if self.excluded_file is not None and self.excluded_file(origin):
             return False
         return _within(fullname, self.include) or os.path.realpath(origin).startswith(self.paths)
 
@@ -370,11 +374,13 @@ def install(
     cache: bool = True,
     semantics: str = "python",
     finder_type: type[DesugaringFinder] = DesugaringFinder,
+    excluded_file: Callable[[str], bool] | None = None,
 ) -> DesugaringFinder:
     """Desugar the modules in scope as they are imported from now on; the finder.
 
     ``include`` and ``exclude`` are dotted module or package names, ``paths``
-    directories whose ``.py`` files are in scope. Modules already imported
+    directories whose ``.py`` files are in scope, ``excluded_file`` what says
+    that a file is not (``[tool.unsugar] exclude``). Modules already imported
     stay as they are. The finder is a ``finder_type`` (a subclass narrows the
     scope or records the loads, as :mod:`unsugar.pytest_plugin`'s). Raises :class:`unsugar.options.UnknownRuleError` for
     an unknown ``keep`` rule and :class:`ValueError` for an unknown ``runtime``
@@ -384,7 +390,7 @@ def install(
         raise ValueError(f"unknown runtime mode {runtime!r}")
     keep = tuple(sorted(check_keep(keep)))
     options = Options(keep, runtime, cache, check_semantics(semantics))
-    finder = finder_type(include, exclude, paths, options)
+    finder = finder_type(include, exclude, paths, options, excluded_file)
     sys.meta_path.insert(0, finder)
     return finder
 
