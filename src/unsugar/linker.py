@@ -225,12 +225,13 @@ def _closure(
     todo = list(wanted)
     while todo:
         name = todo.pop()
+        if name in reached:
+            continue
         reached.add(name)
         if name in constants:
-            if name not in used_constants:
-                used_constants.add(name)
-                uses = runtime.constant_uses.get(name)
-                todo.extend(_prefixed_uses(constants[name].value, prefix) if uses is None else uses)
+            used_constants.add(name)
+            uses = runtime.constant_uses.get(name)
+            todo.extend(_prefixed_uses(constants[name].value, prefix) if uses is None else uses)
             continue
         piece = runtime.by_name.get(name)
         if piece is None or id(piece) in needed:
