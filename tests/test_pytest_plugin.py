@@ -279,6 +279,19 @@ def test_keep_and_semantics(shared: Path) -> None:
     assert "unsugar: desugaring mini (3 modules; native semantics)" in native.stdout
 
 
+def test_tool_unsugar_exclude_leaves_files_as_they_are(project: Path) -> None:
+    """A module whose file ``[tool.unsugar] exclude`` names is imported as it
+    is, neither counted nor reported as imported without being desugared."""
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '[tool.unsugar]\nexclude = ["src/mini/st*.py"]\n')
+    result = run_pytest(project, "--unsugar")
+    assert "unsugar: desugaring mini (2 modules)" in result.stdout, result.stdout
+    assert outcomes(result)["test_desugared[mini.stats]"] == "FAILED"  # left as it is
+    assert outcomes(result)["test_desugared[mini.shapes]"] == "PASSED"
+    assert "without being desugared" not in result.stdout
+    assert result.returncode == 1  # the one failure: mini.stats's own test
+
+
 def test_tool_unsugar_settings_under_the_command_line(project: Path) -> None:
     """``[tool.unsugar]`` gives the packages (``include``), ``keep``,
     ``semantics`` and ``runtime``; the command line overrides it."""

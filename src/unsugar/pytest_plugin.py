@@ -35,7 +35,7 @@ import pytest
 from _pytest.assertion.rewrite import AssertionRewritingHook
 
 from unsugar import runner
-from unsugar.config import ConfigError, load_settings
+from unsugar.config import ConfigError, Settings, load_settings
 from unsugar.options import SEMANTICS, UnknownRuleError, check_keep, comma_list
 
 #: top-level directories of a project that are not its packages
@@ -71,12 +71,18 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
 # ------------------------------------------------------------------ the plan
 @dataclass(frozen=True)
 class Plan:
-    """What ``--unsugar`` desugars (dotted names), and how."""
+    """What ``--unsugar`` desugars (dotted names, less the files ``[tool.unsugar]
+    exclude`` names: ``settings``), and how."""
 
     packages: tuple[str, ...]
     keep: tuple[str, ...] = ()
     semantics: str = "python"
     runtime: str = "inline"
+    settings: Settings = Settings()
+
+    def excludes(self, file: str | os.PathLike[str]) -> bool:
+        """Whether the settings exclude module file ``file``."""
+        return self.settings.excludes_import(file)
 
 
 def make_plan(config: pytest.Config) -> Plan | None:
@@ -84,7 +90,7 @@ def make_plan(config: pytest.Config) -> Plan | None:
 
     Read from the options pytest has parsed before the first conftest, over
     the ``[tool.unsugar]`` settings found from the rootdir (``include``,
-    ``keep``, ``semantics``, ``runtime``); raises :class:`pytest.UsageError`
+    ``keep``, ``semantics``, ``runtime``, ``exclude``); raises :class:`pytest.UsageError`
     for an unknown rule, a value that is not a package name, a project
     without a package, or settings that cannot be used.
     """
@@ -116,7 +122,7 @@ def make_plan(config: pytest.Config) -> Plan | None:
             f"unsugar: no package found in {project_base(config.rootpath)}; "
             "name them: --unsugar=PKG,..."
         )
-    return Plan(packages, settings.keep, settings.semantics, settings.runtime)
+    return Plan(packages, settings.keep, settings.semantics, settings.runtime, settings)
 
 
 def is_module_name(text: str) -> bool:
@@ -305,7 +311,7 @@ class Desugaring:
         self.test_files = tuple(config.getini("python_files"))
         self.finder = cast(PytestFinder, runner.install(
             plan.packages, keep=plan.keep, semantics=plan.semantics, runtime=plan.runtime,
-            finder_type=PytestFinder,
+            finder_type=PytestFinder, excluded_file=plan.excludes if plan.settings.exclude else None,
         ))
         self.finder.test_files = self.test_files
         self.modules = 0
@@ -325,7 +331,7 @@ class Desugaring:
                     f"unsugar: {name} holds no module to desugar (to test a directory, "
                     "write it before --unsugar, or write --unsugar=PKG)"
                 )
-            files.update(found)
+            files.update(file for file in found if not self.plan.excludes(file))
         self.modules = len(files)
 
     @pytest.hookimpl(tryfirst=True)  # (pytest prints the first hook's lines last: after rootdir)
@@ -370,6 +376,7 @@ class Desugaring:
                 _within(name, self.plan.packages) and isinstance(file, str)
                 and file.endswith(".py") and not is_test_file(file, self.test_files)
                 and not isinstance(getattr(module, "__loader__", None), runner.DesugaringLoader)
+                and not self.plan.excludes(file)
             ):
                 yield name, file
 
