@@ -33,17 +33,19 @@ class Constant:
     def complete(self) -> ast.expr:
         """``value`` with its items (for a tree of the output)."""
         if self.items and not self.value.args:  # type: ignore[attr-defined]
-            codes = map(ord, self.items) if isinstance(self.items, str) else self.items
-            self.value.args = b.ints(codes)  # type: ignore[attr-defined]
+            self.value.args = b.ints(self._codes())  # type: ignore[attr-defined]
         return self.value
 
     def source(self) -> str:
         """The text of a literal's ``value``, as the printer writes it (made once)."""
         if self._source is None:
-            assert self.items is not None
-            codes = map(ord, self.items) if isinstance(self.items, str) else self.items
-            self._source = f"{self.value.func.id}({', '.join(map(str, codes))})"  # type: ignore[attr-defined]
+            self._source = f"{self.value.func.id}({', '.join(map(str, self._codes()))})"  # type: ignore[attr-defined]
         return self._source
+
+    def _codes(self) -> Iterable[int]:
+        """The items of a literal: a str's code points, a bytes' octets."""
+        assert self.items is not None
+        return map(ord, self.items) if isinstance(self.items, str) else self.items
 
 
 class Recorder(Protocol):
