@@ -202,9 +202,10 @@ def link(
     consts = []
     for name, entry in constants.items():
         if name in used_constants:
-            consts.append(b.assign(name, entry.value if literals is not None else entry.complete()))
+            assign = b.assign(name, entry.value if literals is not None else entry.complete())
             if literals is not None and entry.items is not None:
-                literals[id(consts[-1])] = entry
+                literals[id(assign)] = entry
+            consts.append(assign)
     builtins_used = set(unit.builtins)
     builtins_used.update(
         short for short in (name.removeprefix(prefix) for name in reached) if short in BUILTIN_NAMES
