@@ -850,12 +850,15 @@ class Flow:
 
     def _kept(self, node: ast.stmt) -> None:
         """A compound statement kept as sugar: lower the blocks inside it, then write it."""
-        for name in ("body", "orelse", "finalbody"):
+        for name in block_fields(type(node)):
             value = getattr(node, name, None)
-            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+            if not value:
+                continue
+            if name in ("handlers", "cases"):
+                for clause in value:
+                    clause.body = self.new_block(clause.body)
+            else:
                 setattr(node, name, self.new_block(value))
-        for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
-            part.body = self.new_block(part.body)
         self.emit(node)
 
 

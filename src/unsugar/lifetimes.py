@@ -58,11 +58,10 @@ def _walk_held(
             _walk_held(stmt.body, False, held, ever, is_temporary, none, flag)
             held[stmt.iterator] = False
             continue
-        for part in block_fields(kind):
+        for part in block_fields(kind):  # (a handler or a case: its body, as a block's)
             inner = getattr(stmt, part, None)
             if inner:
-                for body in ([clause.body for clause in inner] if part in ("handlers", "cases") else [inner]):
-                    _walk_held(body, False, held, ever, is_temporary, none, flag)
+                _walk_held(inner, False, held, ever, is_temporary, none, flag)
 
 
 def _holds_nothing(value: ast.expr, none: str, flag: str) -> bool:

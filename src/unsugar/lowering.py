@@ -33,7 +33,7 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
-from unsugar.trees import asdl_fields, block_fields, children, node_fields
+from unsugar.trees import asdl_fields, block_fields, children, compiled_for_class, node_fields
 from unsugar.unit import Unit
 
 #: where a sub-expression is: its owner, the field, the index in the field's list (or None)
@@ -773,12 +773,11 @@ def _slots_function(cls: type) -> Callable[[ast.AST], list[Slot]]:
 
         Call(expr func, expr* args, keyword* keywords)  ->
             out = []
-            value = node.func
-            if value is not None: out.append((node, "func", None))
+            if node.func is not None:
+                out.append((node, "func", None))
             out += [(node, "args", i) for i in range(len(node.args))]
             out += [(item, "value", None) for item in node.keywords]
-
-    A node without a field its signature names is read by ``_any_slots``.
+            return out
     """
     special = {ast.Dict: _dict_slots, ast.JoinedStr: _joined_slots}.get(cls)
     if special is not None:
@@ -794,17 +793,7 @@ def _slots_function(cls: type) -> Callable[[ast.AST], list[Slot]]:
             lines += [f"if node.{name} is not None:", f"    out.append((node, {name!r}, None))"]
         elif kind == "keyword" and mark == "*":
             lines.append(f"out += [(item, 'value', None) for item in node.{name}]")
-    source = "\n".join([
-        f"def slots_of_{cls.__name__}(node):",
-        "    try:",
-        *(f"        {line}" for line in lines),
-        "    except AttributeError:",
-        "        return _any_slots(node)",
-        "    return out",
-    ])
-    namespace: dict[str, Any] = {"_any_slots": _any_slots}
-    exec(compile(source, f"<slots of {cls.__name__}>", "exec"), namespace)
-    return namespace[f"slots_of_{cls.__name__}"]
+    return compiled_for_class(f"slots of {cls.__name__}", [*lines, "return out"], _any_slots)
 
 
 #: per node class: the function that lists its slots (:func:`_child_slots`)

@@ -84,16 +84,24 @@ def _compile_children(class_name: str, marked: list[tuple[str, str]]) -> _Childr
             display.append(f"*node.{name}" if mark else f"node.{name}")
     listed = f"[{', '.join(display)}]"
     body = [f"out = {listed}", *statements, "return out"] if statements else [f"return {listed}"]
+    return compiled_for_class(f"children of {class_name}", body, _any_children)
+
+
+def compiled_for_class(label: str, lines: list[str], fallback: Callable[[Any], T]) -> Callable[[Any], T]:
+    """A function of ``node`` whose body is ``lines``, made once for a node
+    class (named ``label`` in tracebacks); a node without a field the lines
+    read, or with something else there, is given to ``fallback``."""
+    name = label.replace(" ", "_")
     source = "\n".join([
-        f"def children_of_{class_name}(node):",
+        f"def {name}(node):",
         "    try:",
-        *(f"        {line}" for line in body),
+        *(f"        {line}" for line in lines),
         "    except (AttributeError, TypeError):",
-        "        return _any_children(node)",
+        "        return fallback(node)",
     ])
-    namespace = {"_any_children": _any_children}
-    exec(compile(source, f"<children of {class_name}>", "exec"), namespace)
-    return namespace[f"children_of_{class_name}"]
+    namespace: dict[str, Any] = {"fallback": fallback}
+    exec(compile(source, f"<{label}>", "exec"), namespace)
+    return namespace[name]
 
 
 def _any_children(node: ast.AST) -> list[ast.AST]:

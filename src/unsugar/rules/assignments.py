@@ -15,7 +15,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import stmt_rule
-from unsugar.trees import copy_tree
+from unsugar.trees import block_fields, copy_tree
 
 #: Set on a ``Name`` node by the ``del`` analysis when reading it must check
 #: that ``del`` did not unbind it (see :mod:`unsugar.rules.deletion`).
@@ -271,8 +271,8 @@ def has_annotations(body: list[ast.stmt]) -> bool:
             return True
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            todo.extend(getattr(stmt, name, ()))
+        for name in block_fields(type(stmt)):
+            todo.extend(getattr(stmt, name, None) or ())
     return False
 
 
