@@ -33,7 +33,14 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
-from unsugar.trees import asdl_fields, block_fields, children, compiled_for_class, node_fields
+from unsugar.trees import (
+    NAMES_BOUND,
+    asdl_fields,
+    block_fields,
+    children,
+    compiled_for_class,
+    node_fields,
+)
 from unsugar.unit import Unit
 
 #: where a sub-expression is: its owner, the field, the index in the field's list (or None)
@@ -141,16 +148,9 @@ def declarations(body: list[ast.stmt], class_name: str | None = None) -> tuple[s
 #: The names a node binds, by node type (besides a ``Name`` stored or deleted);
 #: a ``global`` or ``nonlocal`` declaration counts as binding its names.
 _BINDINGS: dict[type, Callable[[Any], Iterable[str]]] = {
+    **NAMES_BOUND,
     ast.Global: lambda node: node.names,
     ast.Nonlocal: lambda node: node.names,
-    ast.alias: lambda node: (node.asname or node.name.partition(".")[0],),
-    ast.ExceptHandler: lambda node: (node.name,) if node.name else (),
-    ast.MatchAs: lambda node: (node.name,) if node.name else (),
-    ast.MatchStar: lambda node: (node.name,) if node.name else (),
-    ast.MatchMapping: lambda node: (node.rest,) if node.rest else (),
-    ast.FunctionDef: lambda node: (node.name,),
-    ast.AsyncFunctionDef: lambda node: (node.name,),
-    ast.ClassDef: lambda node: (node.name,),
 }
 
 

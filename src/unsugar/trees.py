@@ -185,6 +185,20 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     return new
 
 
+#: the names a node binds by itself, by node type, besides a ``Name`` stored
+#: or deleted: an import's alias, an ``except`` handler's, a ``match``
+#: capture's, a ``def``'s or a ``class``'s
+NAMES_BOUND: dict[type, Callable[[Any], tuple[str, ...]]] = {
+    ast.alias: lambda node: () if node.name == "*" else ((node.asname or node.name).partition(".")[0],),
+    ast.ExceptHandler: lambda node: (node.name,) if node.name else (),
+    ast.MatchAs: lambda node: (node.name,) if node.name else (),
+    ast.MatchStar: lambda node: (node.name,) if node.name else (),
+    ast.MatchMapping: lambda node: (node.rest,) if node.rest else (),
+    ast.FunctionDef: lambda node: (node.name,),
+    ast.AsyncFunctionDef: lambda node: (node.name,),
+    ast.ClassDef: lambda node: (node.name,),
+}
+
 #: where a node without a position and without a placed ancestor goes
 _FIRST_LINE = ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)
 

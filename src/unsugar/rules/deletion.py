@@ -21,7 +21,7 @@ from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.assignments import GLOBAL_MARK, UNBOUND_MARK, subscript_key
-from unsugar.trees import children
+from unsugar.trees import NAMES_BOUND, children
 
 _SEQUENCE = (ast.Tuple, ast.List)
 
@@ -224,22 +224,9 @@ class _Analysis:
             scope.deleted.add(node.name)
         todo += children(node)
 
-    def alias(self, node: ast.alias, scope: _Scope, todo: list[ast.AST]) -> None:
-        if node.name != "*":
-            scope.bound.add((node.asname or node.name).partition(".")[0])
-
-    def match_as(self, node: ast.MatchAs, scope: _Scope, todo: list[ast.AST]) -> None:
-        if node.name:
-            scope.bound.add(node.name)
-        todo += children(node)
-
-    def match_star(self, node: ast.MatchStar, scope: _Scope, todo: list[ast.AST]) -> None:
-        if node.name:
-            scope.bound.add(node.name)
-
-    def match_mapping(self, node: ast.MatchMapping, scope: _Scope, todo: list[ast.AST]) -> None:
-        if node.rest:
-            scope.bound.add(node.rest)
+    def binding(self, node: ast.AST, scope: _Scope, todo: list[ast.AST]) -> None:
+        """An import's alias or a ``match`` capture: the names it binds (``NAMES_BOUND``)."""
+        scope.bound.update(NAMES_BOUND[type(node)](node))
         todo += children(node)
 
     def named_expr(self, node: ast.NamedExpr, scope: _Scope, todo: list[ast.AST]) -> None:
@@ -299,10 +286,10 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Analysis, Any, _Scope, list[ast.AST]],
     ast.Global: _Analysis.declare_global,
     ast.Nonlocal: _Analysis.declare_nonlocal,
     ast.ExceptHandler: _Analysis.except_handler,
-    ast.alias: _Analysis.alias,
-    ast.MatchAs: _Analysis.match_as,
-    ast.MatchStar: _Analysis.match_star,
-    ast.MatchMapping: _Analysis.match_mapping,
+    ast.alias: _Analysis.binding,
+    ast.MatchAs: _Analysis.binding,
+    ast.MatchStar: _Analysis.binding,
+    ast.MatchMapping: _Analysis.binding,
     ast.NamedExpr: _Analysis.named_expr,
     ast.FunctionDef: _Analysis.function,
     ast.AsyncFunctionDef: _Analysis.function,
