@@ -28,7 +28,7 @@ class Constant:
     name: str
     value: ast.expr
     items: str | bytes | None = None
-    _source: str | None = None
+    _source: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def complete(self) -> ast.expr:
         """``value`` with its items (for a tree of the output)."""
