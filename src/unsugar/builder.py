@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterable, Sequence
 
 # copy_location places what a rule builds (b.copy_location); it is one of the tree walks
-from unsugar.trees import copy_location, walk
+from unsugar.trees import copy_location, is_placing, walk
 
 # The small nodes are made with positional arguments, in the order of their
 # ``_fields``: half the cost of keywords.
@@ -171,6 +171,8 @@ def nothing() -> ast.Expr:
 def unlined(stmt: ast.stmt) -> ast.stmt:
     """``stmt`` at line -1: no line of the source, so a tracer sees no line event
     for it (for statements that only release values)."""
+    if not is_placing():
+        return stmt
     for node in walk(stmt):
         if "lineno" in node._attributes:
             node.lineno = node.end_lineno = -1

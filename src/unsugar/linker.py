@@ -27,7 +27,7 @@ from unsugar import printer
 from unsugar.names import NameAllocator
 from unsugar.options import RUNTIMES, SEMANTICS
 from unsugar.runtime import MODULES
-from unsugar.trees import fix_locations, walk
+from unsugar.trees import fix_locations, placing, walk
 from unsugar.unit import Constant, Unit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -75,9 +75,11 @@ def compiled_runtime(prefix: str, semantics: str = "python") -> CompiledRuntime:
     """The runtime compiled to core syntax, with names for ``prefix`` (once per process).
 
     With ``native`` semantics, the definitions of ``runtime/native.py`` replace
-    the helpers of the same names (and run right after the bootstrap).
+    the helpers of the same names (and run right after the bootstrap). Its
+    nodes are placed, whatever the caller's rewrite does (:func:`placing`).
     """
-    return _compiled_runtime(prefix, semantics)
+    with placing(True):
+        return _compiled_runtime(prefix, semantics)
 
 
 @cache

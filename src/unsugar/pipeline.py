@@ -29,7 +29,7 @@ from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
 from unsugar.namespaces import module_def
 from unsugar.options import check_keep, check_semantics
-from unsugar.trees import fix_locations
+from unsugar.trees import fix_locations, placing
 from unsugar.unit import Constant, Unit
 
 
@@ -75,14 +75,16 @@ class Compilation:
             sections.split_body(self.body, self.unit)
 
     def module(self) -> ast.Module:
-        """The output tree, every node with a position (for ``compile``)."""
+        """The output tree, every node with a position (for ``compile``; a node
+        made while nothing was placed takes its parent's)."""
         for stmt in self._own:
             fix_locations(stmt)
         for literal in self.literals.values():
             literal.complete()
         module = ast.Module(body=self.body, type_ignores=[])
         # the module's own statements and the runtime's are placed all through
-        return fix_locations(module, trust_located=True)
+        with placing(True):
+            return fix_locations(module, trust_located=True)
 
     def text(self, mark: Callable[[list[ast.stmt], Known], Known] | None = None) -> str:
         """The output source (:mod:`unsugar.printer`; the runtime's text is made
@@ -121,7 +123,9 @@ def _literal_text(literal: Constant, indent: int) -> str:
 
 
 def _too_deep(stmt: ast.stmt) -> SyntaxError:
-    """What is left too deep once every def is hoisted (nothing known reaches it)."""
+    """What is left too deep once every def is hoisted (nothing known reaches
+    it), at its line if it has one (a statement the rewrite made has none when
+    only text is written: :func:`unsugar.trees.placing`)."""
     line = getattr(stmt, "lineno", None)
     return SyntaxError("too deeply nested to write as source", (None, line, None, None))
 
@@ -247,7 +251,8 @@ def desugar(
         return annotated(source, filename=filename, keep=keep, runtime=runtime, semantics=semantics)
 
     def rewrite() -> str:
-        with collector_paused():
+        # the text has no use for the positions of the nodes the rewrite makes
+        with collector_paused(), placing(False):
             tree = ast.parse(source, filename)
             check_compiles(tree, filename, source)
             text = _compiled(tree, keep, runtime, semantics).text()

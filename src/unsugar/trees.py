@@ -16,8 +16,10 @@ those.
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 #: ASDL types of fields that hold no node: an identifier, a number, a flag, a
@@ -144,11 +146,34 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
             extend(children_of(node))
 
 
+#: whether new nodes are given positions (:func:`placing`)
+_placing: ContextVar[bool] = ContextVar("placing", default=True)
+
+
+@contextlib.contextmanager
+def placing(on: bool) -> Iterator[None]:
+    """Whether :func:`copy_location`, :func:`position` and
+    :func:`unsugar.builder.unlined` place new nodes, while the block runs (in
+    this thread). Source text has no use for the positions of the nodes the
+    rewrite makes; the tree, ``--annotate`` and the runtime's helpers do."""
+    token = _placing.set(on)
+    try:
+        yield
+    finally:
+        _placing.reset(token)
+
+
+def is_placing() -> bool:
+    """Whether new nodes are being given positions (:func:`placing`)."""
+    return _placing.get()
+
+
 def position(old: ast.AST | None) -> dict[str, int]:
     """The position ``copy_location`` gives from ``old``, as a node's keyword
-    arguments (none if ``old`` has none): to build a node already placed."""
+    arguments (none if ``old`` has none, or if nodes are not being placed):
+    to build a node already placed."""
     lineno = getattr(old, "lineno", None)
-    if lineno is None:
+    if lineno is None or not _placing.get():
         return {}
     col_offset = old.col_offset  # type: ignore[union-attr]
     return {"lineno": lineno, "col_offset": col_offset, "end_lineno": getattr(old, "end_lineno", lineno),
