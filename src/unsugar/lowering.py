@@ -26,6 +26,7 @@ import ast
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from unsugar import builder as b
@@ -191,6 +192,23 @@ def mangle(name: str, class_name: str | None) -> str:
 _STMT_METHODS: dict[type[ast.AST], Callable[[Lowerer, ast.stmt], list[ast.stmt]]] = {}
 
 
+#: rules by the node type they apply to, in the registry's order
+RuleTable = dict[type[ast.AST], list[Rule]]
+
+
+@cache
+def _rule_tables(keep: frozenset[str]) -> tuple[RuleTable, RuleTable]:
+    """The expression rules and the statement rules, but those ``keep`` names
+    (made once per set kept; read only)."""
+    tables: dict[str, RuleTable] = {"expr": {}, "stmt": {}}
+    for rule in load_all().values():
+        table = tables.get(rule.kind)
+        if table is not None and rule.id not in keep:
+            for node_type in rule.nodes:
+                table.setdefault(node_type, []).append(rule)
+    return tables["expr"], tables["stmt"]
+
+
 class Lowerer:
     """Lowers one module; the ``cx`` every rule receives."""
 
@@ -199,15 +217,7 @@ class Lowerer:
         self.pre: list[ast.stmt] = []
         self.scopes: list[Scope] = []
         self.expression_depth = 0  # expressions being lowered around the current one
-        self._expr_rules: dict[type[ast.AST], list[Rule]] = {}
-        self._stmt_rules: dict[type[ast.AST], list[Rule]] = {}
-        for rule in load_all().values():
-            if rule.id in unit.keep:
-                continue
-            table = {"expr": self._expr_rules, "stmt": self._stmt_rules}.get(rule.kind)
-            if table is not None:
-                for node_type in rule.nodes:
-                    table.setdefault(node_type, []).append(rule)
+        self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
 
     # ------------------------------------------------------------------ API
     @property
