@@ -87,7 +87,7 @@ def phases(sources: dict[str, str]) -> dict[str, float]:
                 tree = ast.parse(text, name)
                 check_compiles(tree, name)  # CPython's compile-time errors: part of parsing
                 t1 = time.perf_counter()
-                compilation = Compilation(tree)  # the names the input spells: part of lowering
+                compilation = Compilation(tree, source=text)  # the names the input spells: part of lowering
                 compilation.lower()
                 t2 = time.perf_counter()
                 compilation.control()

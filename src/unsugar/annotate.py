@@ -310,7 +310,7 @@ def annotation(
             tree = ast.parse(source, filename)
             check_compiles(tree, filename, source)
             origins = Origins(tree, source)
-            compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics)
+            compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics, source=source)
             recorder = compilation.unit.recorder = Recorder()
             compilation.lower()
             compilation.control()

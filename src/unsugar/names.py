@@ -64,6 +64,13 @@ def input_names(tree: ast.AST) -> set[str]:
     return names
 
 
+def prefix_of_text(source: str) -> str | None:
+    """``_us_`` if ``source`` spells it nowhere, else None (then the names of its
+    tree decide, :func:`choose_prefix`). An ASCII source spells its identifiers
+    as its tree holds them; another may spell ``_us_`` as NFKC makes it (``_ｕs_``)."""
+    return "_us_" if source.isascii() and "_us_" not in source else None
+
+
 def choose_prefix(taken: set[str]) -> str:
     """``_us_``, or the first ``_usN_`` that no input name starts with."""
     for n in itertools.count():

@@ -27,6 +27,7 @@ from typing import TypeVar
 from unsugar import control, hoisting, linker, printer, sections
 from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
+from unsugar.names import prefix_of_text
 from unsugar.namespaces import module_def
 from unsugar.options import check_keep, check_semantics
 from unsugar.trees import fix_locations, placing
@@ -43,9 +44,12 @@ class Compilation:
 
     def __init__(
         self, tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline",
-        semantics: str = "python",
+        semantics: str = "python", source: str | None = None,
     ) -> None:
-        self.unit = Unit.for_tree(tree, check_keep(keep), semantics=check_semantics(semantics))
+        # the source ``tree`` was parsed from, if given, may name the prefix of
+        # the temporaries without a walk of the tree
+        prefix = None if source is None else prefix_of_text(source)
+        self.unit = Unit.for_tree(tree, check_keep(keep), prefix, check_semantics(semantics))
         self.runtime = runtime
         self.body = tree.body
         #: once linked, the assignments of literals by ``id``: the printer writes them from their items
@@ -194,9 +198,11 @@ def with_headroom(function: Callable[[], T]) -> T:
     return outcome[0]
 
 
-def _compiled(tree: ast.Module, keep: Iterable[str], runtime: str, semantics: str) -> Compilation:
-    """``tree`` through lowering, control and linking."""
-    compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics)
+def _compiled(
+    tree: ast.Module, keep: Iterable[str], runtime: str, semantics: str, source: str | None = None
+) -> Compilation:
+    """``tree`` (parsed from ``source``, if given) through lowering, control and linking."""
+    compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics, source=source)
     compilation.lower()
     compilation.control()
     compilation.link()
@@ -255,7 +261,7 @@ def desugar(
         with collector_paused(), placing(False):
             tree = ast.parse(source, filename)
             check_compiles(tree, filename, source)
-            text = _compiled(tree, keep, runtime, semantics).text()
+            text = _compiled(tree, keep, runtime, semantics, source).text()
             del tree  # before the collector resumes: its first pass would walk every node left
             return text
 

@@ -82,7 +82,10 @@ class Unit:
         cls, tree: ast.AST, keep: Iterable[str] = (), prefix: str | None = None,
         semantics: str = "python",
     ) -> Unit:
-        return cls(NameAllocator(input_names(tree), prefix), frozenset(keep), semantics=semantics)
+        """The unit of a module whose tree is ``tree``: its temporaries' names start
+        with ``prefix``, or with one that no name of the tree starts with."""
+        taken = input_names(tree) if prefix is None else set()
+        return cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
 
     def helper(self, name: str) -> ast.Name:
         """A reference to the runtime helper ``name``."""
