@@ -87,8 +87,7 @@ class Compilation:
             literal.complete()
         module = ast.Module(body=self.body, type_ignores=[])
         # the module's own statements and the runtime's are placed all through
-        with placing(True):
-            return fix_locations(module, trust_located=True)
+        return fix_locations(module, trust_located=True)
 
     def text(self, mark: Callable[[list[ast.stmt], Known], Known] | None = None) -> str:
         """The output source (:mod:`unsugar.printer`; the runtime's text is made
@@ -146,6 +145,15 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+@contextlib.contextmanager
+def rewriting_text() -> Iterator[None]:
+    """How :func:`desugar` rewrites a module into text: with the collector
+    paused (:func:`collector_paused`), and no position given to the nodes the
+    rewrite makes, which the text has no use for (:func:`unsugar.trees.placing`)."""
+    with collector_paused(), placing(False):
+        yield
 
 
 #: how deep the rewrite may recurse: about as deep as the input nests, which
@@ -257,8 +265,7 @@ def desugar(
         return annotated(source, filename=filename, keep=keep, runtime=runtime, semantics=semantics)
 
     def rewrite() -> str:
-        # the text has no use for the positions of the nodes the rewrite makes
-        with collector_paused(), placing(False):
+        with rewriting_text():
             tree = ast.parse(source, filename)
             check_compiles(tree, filename, source)
             text = _compiled(tree, keep, runtime, semantics, source).text()

@@ -233,10 +233,11 @@ def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
 
     With ``trust_located``, a node that has a position is taken to have
     positions all through (a statement already fixed, a runtime helper), and is
-    not looked into.
+    not looked into. Nodes are placed whatever :func:`placing` says.
     """
     if trust_located:  # no node it changes has a placed ancestor
-        return copy_location(root, _FIRST_LINE)
+        with placing(True):
+            return copy_location(root, _FIRST_LINE)
     todo: list[tuple[ast.AST, tuple[int, int, int, int]]] = [(root, (1, 0, 1, 0))]
     pop, append = todo.pop, todo.append
     while todo:
