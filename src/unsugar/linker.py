@@ -21,6 +21,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable
 from functools import cache, partial
+from typing import NamedTuple
 
 from unsugar import builder as b
 from unsugar import printer
@@ -53,15 +54,28 @@ class Piece:
     uses: set[str]
 
 
+class Closure(NamedTuple):
+    """What some names need, transitively (:func:`_closure`)."""
+
+    pieces: set[int]  # the ``id`` of each runtime piece
+    constants: set[str]
+    reached: set[str]  # every prefixed name referred to on the way
+
+
 @dataclasses.dataclass
 class CompiledRuntime:
     pieces: list[Piece] = dataclasses.field(default_factory=list)
     unit: Unit | None = None
     by_name: dict[str, Piece] = dataclasses.field(default_factory=dict)
-    #: the prefixed names each of the runtime's own constants refers to
+    #: the runtime's own constants by name, and the prefixed names each refers to
+    constants: dict[str, Constant] = dataclasses.field(default_factory=dict)
     constant_uses: dict[str, set[str]] = dataclasses.field(default_factory=dict)
     #: for the printer: ``id(piece.stmt) -> text at an indent``, each made once
     known: dict[int, Callable[[int], str]] = dataclasses.field(default_factory=dict)
+    #: the closure of each runtime name a module has needed so far
+    closures: dict[str, Closure] = dataclasses.field(default_factory=dict)
+    #: ``<prefix>len -> len`` for every builtin
+    builtins: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def runtime_tree(name: str) -> ast.Module:
@@ -119,9 +133,11 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
     runtime.known = {
         id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
     }
+    runtime.constants = {entry.name: entry for entry in unit.constants.values()}
     runtime.constant_uses = {
         entry.name: _prefixed_uses(entry.value, prefix) for entry in unit.constants.values()
     }
+    runtime.builtins = {prefix + name: name for name in BUILTIN_NAMES}
     return runtime
 
 
@@ -185,19 +201,21 @@ def link(
     runtime = compiled_runtime(prefix, unit.semantics)
     assert runtime.unit is not None
     direct = {unit.names.fixed(h) for h in unit.helpers}
-    constants: dict[str, Constant] = {}
-    for entry in [*runtime.unit.constants.values(), *unit.constants.values()]:
+    constants = dict(runtime.constants)
+    for entry in unit.constants.values():
         constants.setdefault(entry.name, entry)
     direct |= {c.name for c in unit.constants.values()}
     header: list[ast.stmt] = []
+    known: dict[str, Closure] | None = runtime.closures
     if runtime_mode == "import":
         imported = _importable(runtime, constants, direct)
         header = _imports(unit, sorted(imported), LINKED[unit.semantics])
         runtime = dataclasses.replace(runtime, by_name={
             name: piece for name, piece in runtime.by_name.items() if name not in imported
         })
+        known = None  # the closures kept are the whole runtime's
         direct -= imported
-    needed, used_constants, reached = _closure(runtime, constants, direct)
+    needed, used_constants, reached = _closure(runtime, constants, direct, known)
     pieces = [p for p in runtime.pieces if id(p) in needed]
     boot = [p.stmt for p in pieces if p.module == "bootstrap"]
     rest = [p.stmt for p in pieces if p.module != "bootstrap"]
@@ -209,18 +227,19 @@ def link(
                 literals[id(assign)] = entry
             consts.append(assign)
     builtins_used = set(unit.builtins)
-    builtins_used.update(
-        short for short in (name.removeprefix(prefix) for name in reached) if short in BUILTIN_NAMES
-    )
+    builtins_used.update(runtime.builtins[name] for name in reached & runtime.builtins.keys())
     captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
     return captures + boot + header + consts + rest + body
 
 
 def _closure(
-    runtime: CompiledRuntime, constants: dict[str, Constant], wanted: set[str]
-) -> tuple[set[int], set[str], set[str]]:
+    runtime: CompiledRuntime, constants: dict[str, Constant], wanted: set[str],
+    known: dict[str, Closure] | None = None,
+) -> Closure:
     """The runtime pieces and constants that ``wanted`` needs, transitively,
-    and every prefixed name they refer to."""
+    and every prefixed name they refer to. A runtime name's own closure is
+    made once and kept in ``known``, if given: a module's is then the union
+    of its helpers' (the runtime's names refer to its names alone)."""
     needed: set[int] = set()
     used_constants: set[str] = set()
     reached: set[str] = set()
@@ -229,6 +248,14 @@ def _closure(
     while todo:
         name = todo.pop()
         if name in reached:
+            continue
+        if known is not None and (name in runtime.by_name or name in runtime.constants):
+            closure = known.get(name)
+            if closure is None:
+                closure = known[name] = _closure(runtime, runtime.constants, {name})
+            needed |= closure.pieces
+            used_constants |= closure.constants
+            reached |= closure.reached
             continue
         reached.add(name)
         if name in constants:
@@ -241,7 +268,7 @@ def _closure(
             continue
         needed.add(id(piece))
         todo.extend(piece.uses)
-    return needed, used_constants, reached
+    return Closure(needed, used_constants, reached)
 
 
 def _importable(
