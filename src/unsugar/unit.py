@@ -15,6 +15,9 @@ from typing import Protocol
 from unsugar import builder as b
 from unsugar.names import NameAllocator, input_names
 
+#: ``"104, "`` for each octet, of which the items of most literals are written
+_ITEM_TEXT = [f"{octet}, " for octet in range(256)]
+
 
 @dataclass
 class Constant:
@@ -39,7 +42,14 @@ class Constant:
     def source(self) -> str:
         """The text of a literal's ``value``, as the printer writes it (made once)."""
         if self._source is None:
-            self._source = f"{self.value.func.id}({', '.join(map(str, self._codes()))})"  # type: ignore[attr-defined]
+            items = self.items
+            assert items is not None
+            if isinstance(items, str) and not items.isascii():
+                codes = ", ".join(map(str, map(ord, items)))
+            else:  # octets, or ASCII text: an octet for each item
+                octets = items.encode() if isinstance(items, str) else items
+                codes = "".join([_ITEM_TEXT[octet] for octet in octets])[:-2]
+            self._source = f"{self.value.func.id}({codes})"  # type: ignore[attr-defined]
         return self._source
 
     def _codes(self) -> Iterable[int]:
