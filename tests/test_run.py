@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from unsugar import pipeline, runner
+from unsugar import pipeline, runner, store
 from unsugar.runner import DesugaringLoader, Options, compile_source, install, uninstall
 
 SHOP = Path(__file__).resolve().parent / "programs" / "shop"
@@ -361,7 +361,8 @@ def test_cache_reuse_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
                           ("/other.py", Options())):
         compile_source(data, path, options)
     assert len(calls) == 5
-    assert runner.clear_cache() == 3 and not list(tmp_path.glob("*.code"))
+    kept = [*tmp_path.glob("*.code"), *tmp_path.glob("*.runtime")]  # (the runtime, if compiled here)
+    assert store.clear() == len(kept) and not list(tmp_path.glob("*.code"))
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO, TypeVar
 
+from unsugar import store
+
 Job = TypeVar("Job")
 #: what a job prints on standard output, and its error message (or None)
 Result = tuple[str, str | None]
@@ -69,19 +71,20 @@ def _results(
     if warm is not None:
         warm()
     with ProcessPoolExecutor(
-        max_workers=workers, initializer=_worker_setup, initargs=(os.getpid(),)
+        max_workers=workers, initializer=_worker_setup, initargs=(os.getpid(), store.used())
     ) as pool:
         yield from pool.map(work, jobs, chunksize=1)
 
 
-def _worker_setup(parent: int) -> None:
-    """In a worker: Ctrl-C is for the run, which stops the pool; and leave
-    when the run is gone (killed, it cannot say so) rather than wait for
-    work forever."""
+def _worker_setup(parent: int, use_store: bool) -> None:
+    """In a worker: the cache as the run uses it (a worker may be spawned, not
+    forked); Ctrl-C is for the run, which stops the pool; and leave when the
+    run is gone (killed, it cannot say so) rather than wait for work forever."""
     import signal
     import threading
     import time
 
+    store.use(use_store)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:

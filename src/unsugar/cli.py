@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import unsugar
-from unsugar import __version__, batch
+from unsugar import __version__, batch, store
 from unsugar.config import ConfigError, Settings, load_settings, settings_text
 from unsugar.options import RUNTIMES, SEMANTICS, UnknownRuleError, check_keep, comma_list
 
@@ -411,6 +411,9 @@ def desugar_parser() -> argparse.ArgumentParser:
                         "of cores); the output is the same")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress line on a terminal")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="compile the runtime again; neither read nor write the cache "
+                        "($UNSUGAR_CACHE_DIR, else $XDG_CACHE_HOME/unsugar, else ~/.cache/unsugar)")
     add_config_options(parser)
     parser.add_argument("--version", action="version", version=f"unsugar {__version__}")
     return parser
@@ -467,6 +470,7 @@ def desugar_command(argv: Sequence[str]) -> int:
         return 0
     args.keep, args.runtime, args.semantics = settings.keep, settings.runtime, settings.semantics
     args.jobs = settings.jobs or batch.default_workers()
+    store.use(not args.no_cache)
     if not paths:
         parser.error("nothing to do: give a file, a directory or '-'")
     if sum(map(bool, (args.output, args.in_place, args.diff))) > 1:
@@ -554,7 +558,7 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true",
                         help="desugar every module again; neither read nor write the cache")
     parser.add_argument("--clear-cache", action="store_true",
-                        help="delete the cached code first (alone: delete it and exit)")
+                        help="delete the cache first, the code and the compiled runtime (alone: delete it and exit)")
     add_config_options(parser)
     return parser
 
@@ -580,8 +584,9 @@ def run_command(argv: Sequence[str]) -> int:
     own, program = split_run_args(argv)
     args = parser.parse_args(own)
     keep = _keep_option(parser, args.keep)
+    store.use(not args.no_cache)
     if args.clear_cache:
-        runner.clear_cache()
+        store.clear()
         if args.script is None and args.module is None and not args.show_settings:
             return 0
     settings = command_settings(

@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import dataclasses
 import importlib
+import pickle
+import sys
 from collections.abc import Callable
 from functools import cache, partial
 from typing import NamedTuple
 
 from unsugar import builder as b
-from unsugar import printer
+from unsugar import printer, store
 from unsugar.names import NameAllocator
 from unsugar.options import RUNTIMES, SEMANTICS
 from unsugar.runtime import MODULES
@@ -98,11 +101,41 @@ def compiled_runtime(prefix: str, semantics: str = "python") -> CompiledRuntime:
 
 @cache
 def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
+    """Read from the cache, or compiled and kept there (:mod:`unsugar.cache`)."""
+    if semantics not in SEMANTICS:
+        raise ValueError(f"unknown semantics {semantics!r}")
+    kind = f"runtime-{sys.implementation.cache_tag}-{semantics}-{prefix}-"
+    entry = f"{kind}{store.fingerprint()[:32]}.runtime"
+    runtime = _unpickled(store.read(entry)) if store.used() else None
+    if runtime is None:
+        runtime = _compile_runtime(prefix, semantics)
+        if store.used():
+            with contextlib.suppress(RecursionError):
+                store.write(entry, pickle.dumps(runtime, pickle.HIGHEST_PROTOCOL))
+                store.remove_others(kind, entry)  # a former version's
+    runtime.known = {
+        id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
+    }
+    return runtime
+
+
+def _unpickled(data: bytes | None) -> CompiledRuntime | None:
+    """The compiled runtime kept in ``data``; None if there is none, or it does not load."""
+    if data is None:
+        return None
+    try:
+        runtime = pickle.loads(data)
+    except Exception:  # noqa: BLE001  (truncated or corrupt: compiled again, and replaced)
+        return None
+    return runtime if isinstance(runtime, CompiledRuntime) else None
+
+
+def _compile_runtime(prefix: str, semantics: str) -> CompiledRuntime:
+    """Each runtime module lowered as user code is, its names prefixed (its
+    ``known`` texts are not made here: they are not kept in the cache)."""
     from unsugar.control import lower_module
     from unsugar.lowering import Lowerer
 
-    if semantics not in SEMANTICS:
-        raise ValueError(f"unknown semantics {semantics!r}")
     unit = Unit(RuntimeNames(set(), prefix))
     trees = {name: runtime_tree(name) for name in (*MODULES, NATIVE)}
     top: set[str] = set()
@@ -130,9 +163,6 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
             runtime.pieces.append(piece)
             for defined in piece.defines:
                 runtime.by_name[defined] = piece
-    runtime.known = {
-        id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
-    }
     runtime.constants = {entry.name: entry for entry in unit.constants.values()}
     runtime.constant_uses = {
         entry.name: _prefixed_uses(entry.value, prefix) for entry in unit.constants.values()

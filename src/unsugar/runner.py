@@ -15,10 +15,10 @@ the helper functions are given the file of the runtime module they come from
 (``unsugar/runtime/operators.py``, ...), with that file's line numbers, so a
 frame inside a helper shows the helper's real source.
 
-Compiled code is cached like ``.pyc`` files, with :mod:`marshal`, in
-:func:`cache_dir`, under a sha256 of the source bytes, its path, the options,
-unsugar's version and sources, and the Python version and optimization
-level. Nothing is ever written to ``__pycache__``.
+Compiled code is cached like ``.pyc`` files, with :mod:`marshal`
+(:mod:`unsugar.store`), under a sha256 of the source bytes, its path, the
+options, unsugar's version and sources, and the Python version and
+optimization level.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ import os
 import runpy
 import signal
 import sys
-import tempfile
 import threading
 import types
 from collections.abc import Callable, Iterable, Sequence
@@ -44,6 +43,7 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import unsugar
+from unsugar import store
 from unsugar.options import RUNTIMES, check_keep, check_semantics
 from unsugar.trees import copy_tree, walk
 
@@ -59,109 +59,24 @@ class Options:
 
 
 # ------------------------------------------------------------------- cache
-def cache_dir() -> Path:
-    """``$UNSUGAR_CACHE_DIR``, else ``$XDG_CACHE_HOME/unsugar``, else ``~/.cache/unsugar``."""
-    if os.environ.get("UNSUGAR_CACHE_DIR"):
-        return Path(os.environ["UNSUGAR_CACHE_DIR"])
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]) / "unsugar"
-    return Path.home() / ".cache" / "unsugar"
-
-
-def clear_cache() -> int:
-    """Delete the cached code (``*.code`` files of :func:`cache_dir`); how many."""
-    removed = 0
-    with contextlib.suppress(FileNotFoundError):
-        for entry in cache_dir().glob("*.code"):
-            with contextlib.suppress(FileNotFoundError):
-                entry.unlink()
-                removed += 1
-    return removed
-
-
-_fingerprint: str | None = None
-
-
-def tool_fingerprint() -> str:
-    """unsugar's version, the stat of its source files, and the Python that runs."""
-    global _fingerprint
-    if _fingerprint is None:
-        digest = hashlib.sha256(f"{unsugar.__version__}\0{sys.version}\0".encode())
-        digest.update(f"{sys.implementation.cache_tag}\0{sys.flags.optimize}\0".encode())
-        package = Path(unsugar.__file__).parent
-        for file in sorted(package.rglob("*.py")):
-            stat = file.stat()
-            digest.update(f"{file.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-        _fingerprint = digest.hexdigest()
-    return _fingerprint
-
-
 def cache_key(data: bytes, path: str, options: Options) -> str:
     """The name of the cached code of source ``data`` at ``path``."""
-    digest = hashlib.sha256(tool_fingerprint().encode())
+    digest = hashlib.sha256(store.fingerprint().encode())
     digest.update(f"\0{path}\0{','.join(sorted(options.keep))}\0{options.runtime}\0".encode())
     digest.update(f"{options.semantics}\0".encode())
     digest.update(data)
-    return digest.hexdigest()
-
-
-def _own(stat: os.stat_result) -> bool:
-    return stat.st_uid == (os.getuid() if hasattr(os, "getuid") else stat.st_uid)
-
-
-def _private(stat: os.stat_result) -> bool:
-    """Whether a cache file or directory is the user's own and no one else can write it:
-    the cache holds code that will run."""
-    return _own(stat) and not stat.st_mode & 0o022
+    return f"{digest.hexdigest()}.code"
 
 
 def _read_cache(key: str) -> types.CodeType | None:
     """The cached code, or None: missing, corrupt or truncated, or not private
     (then it is compiled again and replaced)."""
-    directory = cache_dir()
+    data = store.read(key)
     try:
-        if not _private(directory.stat()):
-            return None
-        with open(directory / f"{key}.code", "rb") as handle:
-            if not _private(os.fstat(handle.fileno())):
-                return None
-            code = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
+        code = None if data is None else marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
         return None
     return code if isinstance(code, types.CodeType) else None
-
-
-def _cache_directory() -> Path | None:
-    """The cache directory, made private to the user (0700); None if it is another's."""
-    directory = cache_dir()
-    try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        stat = directory.stat()
-        if _own(stat) and stat.st_mode & 0o077:
-            directory.chmod(0o700)
-            stat = directory.stat()
-    except OSError:
-        return None
-    return directory if _private(stat) else None
-
-
-def _write_cache(key: str, code: types.CodeType) -> None:
-    """Write through a temporary file (0600) and a rename; a cache that cannot be
-    written, or is not the user's, is skipped."""
-    directory = _cache_directory()
-    if directory is None:
-        return
-    try:
-        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{key}.", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(marshal.dumps(code))
-        os.replace(temp, directory / f"{key}.code")
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
 
 
 # ----------------------------------------------------------------- compile
@@ -185,7 +100,7 @@ def compile_source(data: bytes, path: str, options: Options = Options()) -> type
     code, files, prefix = with_headroom(lambda: _desugared_code(data, path, options))
     code = _retarget(code, files, prefix)
     if options.cache:
-        _write_cache(key, code)
+        store.write(key, marshal.dumps(code))
     return code
 
 

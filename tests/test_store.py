@@ -1,0 +1,86 @@
+"""The compiled runtime kept in the cache: read back by the next process, the
+same outputs as compiling it; compiled again when the entry is missing,
+corrupt, of another version or not private; neither read nor written with
+``--no-cache``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: desugars a module in a fresh process, counting the runtime's compilations
+PROBE = """
+import ast, hashlib, json, sys
+from unsugar import desugar, desugar_tree, linker, store
+compiled = []
+real = linker._compile_runtime
+linker._compile_runtime = lambda *args: compiled.append(args) or real(*args)
+store.use(sys.argv[1] == "cache")
+source = "class A:\\n    def f(self, x=[1, 'é']):\\n        return {k: x for k in 'ab'}\\nprint(A().f())\\n"
+digest = lambda text: hashlib.sha256(text.encode()).hexdigest()
+result = {
+    "text": digest(desugar(source)),
+    "native": digest(desugar(source, semantics="native")),
+    "tree": digest(ast.dump(desugar_tree(ast.parse(source)), include_attributes=True)),
+}
+print(json.dumps({**result, "compiled": len(compiled)}))
+"""
+
+
+def probe(cache: Path, use: str = "cache") -> dict:
+    env = {**os.environ, "UNSUGAR_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", PROBE, use], env=env, capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(cache.glob("*.runtime"))
+
+
+def outputs(result: dict) -> tuple[str, str, str]:
+    return result["text"], result["native"], result["tree"]
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """What a process that compiles the runtime (caching nothing) writes."""
+    cache = tmp_path_factory.mktemp("none")
+    result = probe(cache, "no-cache")
+    assert result["compiled"] == 2 and not list(cache.iterdir())  # python, native: neither kept
+    return result
+
+
+def test_the_next_process_reads_the_runtime(tmp_path: Path, compiled: dict) -> None:
+    first = probe(tmp_path)
+    assert first["compiled"] == 2 and len(entries(tmp_path)) == 2
+    assert all(entry.stat().st_mode & 0o777 == 0o600 for entry in entries(tmp_path))
+    second = probe(tmp_path)
+    assert second["compiled"] == 0
+    assert outputs(first) == outputs(second) == outputs(compiled)
+
+
+def test_a_bad_entry_is_compiled_again_and_replaced(tmp_path: Path, compiled: dict) -> None:
+    probe(tmp_path)
+    python, native = entries(tmp_path)
+    python.write_bytes(python.read_bytes()[:1000])  # truncated
+    native.chmod(0o666)  # writable by others: never read
+    again = probe(tmp_path)
+    assert again["compiled"] == 2 and outputs(again) == outputs(compiled)
+    assert probe(tmp_path)["compiled"] == 0
+
+
+def test_an_entry_of_another_version_is_removed(tmp_path: Path, compiled: dict) -> None:
+    probe(tmp_path)
+    python = entries(tmp_path)[1]
+    former = python.with_name(python.name.rsplit("-", 1)[0] + "-0123456789abcdef.runtime")
+    python.rename(former)
+    other_python = tmp_path / "runtime-cpython-399-python-_us_-0123456789abcdef.runtime"
+    other_python.write_bytes(b"")
+    assert probe(tmp_path)["compiled"] == 1
+    assert not former.exists() and other_python.exists() and len(entries(tmp_path)) == 3
