@@ -84,3 +84,10 @@ def test_an_entry_of_another_version_is_removed(tmp_path: Path, compiled: dict) 
     other_python.write_bytes(b"")
     assert probe(tmp_path)["compiled"] == 1
     assert not former.exists() and other_python.exists() and len(entries(tmp_path)) == 3
+
+
+def test_a_cache_that_cannot_be_made_is_skipped(tmp_path: Path, compiled: dict) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    result = probe(blocker / "cache")
+    assert result["compiled"] == 2 and outputs(result) == outputs(compiled)
