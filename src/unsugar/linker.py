@@ -1,8 +1,10 @@
 """Writes the top of an output: captured builtins, helpers, constants.
 
 The runtime (:mod:`unsugar.runtime`) is plain Python. It is compiled to core
-syntax by the same pipeline as user code, once per name prefix, and its
-top-level names and the builtins it uses are renamed to ``<prefix><name>``.
+syntax by the same pipeline as user code, once per name prefix and
+semantics (and kept in the cache for the next process, :mod:`unsugar.store`),
+and its top-level names and the builtins it uses are renamed to
+``<prefix><name>``.
 An output then carries, in this order:
 
 1. ``_us_getattr = getattr`` ... for every builtin used (before user code
@@ -101,7 +103,7 @@ def compiled_runtime(prefix: str, semantics: str = "python") -> CompiledRuntime:
 
 @cache
 def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
-    """Read from the cache, or compiled and kept there (:mod:`unsugar.cache`)."""
+    """Read from the cache, or compiled and kept there (:mod:`unsugar.store`)."""
     if semantics not in SEMANTICS:
         raise ValueError(f"unknown semantics {semantics!r}")
     kind = f"runtime-{sys.implementation.cache_tag}-{semantics}-{prefix}-"
