@@ -252,6 +252,40 @@ def test_a_module_imported_around_the_hook_is_an_error(project: Path) -> None:
         "desugared" in result.stdout
 
 
+ALIAS = """
+import importlib, importlib.machinery, sys, types
+
+import mini.shapes
+
+
+class AliasLoader:
+    \"\"\"As ``toolz``'s ``tlz`` does: a module of its own, the names of another copied in.\"\"\"
+
+    def create_module(self, spec):
+        return types.ModuleType(spec.name)
+
+    def exec_module(self, module):
+        module.__dict__.update({**vars(mini.shapes), **vars(module)})  # its own loader kept
+        module.__file__ = mini.shapes.__file__
+
+
+def test_alias():
+    spec = importlib.machinery.ModuleSpec("mini.alias", AliasLoader())
+    sys.modules["mini.alias"] = module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.__file__.endswith("shapes.py") and module.Square is mini.shapes.Square
+"""
+
+
+def test_a_module_that_runs_no_file_is_not_an_error(project: Path) -> None:
+    """A module another loader made, naming a file in scope but running none of it."""
+    (project / "tests" / "test_alias.py").write_text(ALIAS)
+    result = run_pytest(project, "tests/test_alias.py", "--unsugar")
+    assert result.returncode == 0, result.stdout
+    assert outcomes(result) == {"test_alias": "PASSED"}
+    assert "without being desugared" not in result.stdout
+
+
 def test_a_package_imported_before_the_hook_is_an_error(shared: Path) -> None:
     result = run_pytest(shared, "-p", "mini", "--unsugar", path=(str(shared / "src"),))
     assert result.returncode == 4

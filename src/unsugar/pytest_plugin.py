@@ -368,10 +368,13 @@ class Desugaring:
         runner.uninstall(self.finder)
 
     def plain_modules(self) -> Iterator[tuple[str, str]]:
-        """The modules in scope, from ``.py`` files but not test files, that were imported
-        but not desugared: (name, file)."""
+        """The modules in scope, loaded from ``.py`` files but not test files, that were
+        imported but not desugared: (name, file). A module whose spec has no location
+        ran no file, whatever its ``__file__`` says (``toolz``'s ``tlz`` makes such
+        modules: each an alias of a ``toolz`` module, its names copied)."""
         for name, module in list(sys.modules.items()):
-            file = getattr(module, "__file__", None)
+            spec = getattr(module, "__spec__", None)
+            file = spec.origin if getattr(spec, "has_location", False) else None
             if (
                 _within(name, self.plan.packages) and isinstance(file, str)
                 and file.endswith(".py") and not is_test_file(file, self.test_files)
