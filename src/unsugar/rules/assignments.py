@@ -25,6 +25,10 @@ UNBOUND_MARK = "unsugar_unbound"
 #: that an enclosing function also binds (see ``global-read``).
 GLOBAL_MARK = "unsugar_global"
 
+#: Set on a ``Call`` node of a module or class body by the same analysis: its
+#: callee may read the namespace under another name (see ``namespace-callee``).
+NAMESPACE_CALL_MARK = "unsugar_namespace_call"
+
 
 def _single(kind: type[ast.expr] | tuple[type[ast.expr], ...]):
     """A predicate: an ``Assign`` with one target of type ``kind``."""

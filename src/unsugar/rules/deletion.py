@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unsugar import builder as b
+from unsugar.linker import BUILTIN_NAMES
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
-from unsugar.rules.assignments import GLOBAL_MARK, UNBOUND_MARK, subscript_key
+from unsugar.rules.assignments import GLOBAL_MARK, NAMESPACE_CALL_MARK, UNBOUND_MARK, subscript_key
 from unsugar.trees import NAMES_BOUND, children
 
 _SEQUENCE = (ast.Tuple, ast.List)
@@ -134,6 +135,8 @@ class _Scope:
     deleted: set[str] = field(default_factory=set)
     reads: list[ast.Name] = field(default_factory=list)
     unbindable: set[str] = field(default_factory=set)
+    calls: list[ast.Call] = field(default_factory=list)  # of a module or class body
+    assigned: set[str] = field(default_factory=set)  # bound other than by a def or class
 
     def owns(self, name: str) -> bool:
         """Whether ``name`` is a local variable of this function-like scope."""
@@ -204,8 +207,14 @@ class _Analysis:
             scope.reads.append(node)
         else:
             scope.bound.add(node.id)
+            scope.assigned.add(node.id)
             if isinstance(node.ctx, ast.Del):
                 scope.deleted.add(node.id)
+
+    def call(self, node: ast.Call, scope: _Scope, todo: list[ast.AST]) -> None:
+        if scope.kind == "module" or scope.kind == "class":
+            scope.calls.append(node)
+        todo += children(node)
 
     def aug_assign(self, node: ast.AugAssign, scope: _Scope, todo: list[ast.AST]) -> None:
         if isinstance(node.target, ast.Name):
@@ -221,12 +230,14 @@ class _Analysis:
     def except_handler(self, node: ast.ExceptHandler, scope: _Scope, todo: list[ast.AST]) -> None:
         if node.name:
             scope.bound.add(node.name)
+            scope.assigned.add(node.name)
             scope.deleted.add(node.name)
         todo += children(node)
 
     def binding(self, node: ast.AST, scope: _Scope, todo: list[ast.AST]) -> None:
         """An import's alias or a ``match`` capture: the names it binds (``NAMES_BOUND``)."""
         scope.bound.update(NAMES_BOUND[type(node)](node))
+        scope.assigned.update(NAMES_BOUND[type(node)](node))
         todo += children(node)
 
     def named_expr(self, node: ast.NamedExpr, scope: _Scope, todo: list[ast.AST]) -> None:
@@ -235,6 +246,7 @@ class _Analysis:
         while target.kind == "comprehension" and target.parent is not None:
             target = target.parent
         target.bound.add(node.target.id)
+        target.assigned.add(node.target.id)
 
     @staticmethod
     def _arguments(args: ast.arguments, todo: list[ast.AST]) -> list[str]:
@@ -283,6 +295,7 @@ class _Analysis:
 _HANDLERS: dict[type[ast.AST], Callable[[_Analysis, Any, _Scope, list[ast.AST]], None]] = {
     ast.Name: _Analysis.name,
     ast.AugAssign: _Analysis.aug_assign,
+    ast.Call: _Analysis.call,
     ast.Global: _Analysis.declare_global,
     ast.Nonlocal: _Analysis.declare_nonlocal,
     ast.ExceptHandler: _Analysis.except_handler,
@@ -327,11 +340,13 @@ def _hidden_global(scope: _Scope, name: str) -> bool:
 
 def mark_unbindable_reads(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     """A module prologue that adds nothing: it marks the reads ``del-name-read``
-    and ``global-read`` rewrite."""
+    and ``global-read`` rewrite, and the calls of a module or class body that
+    ``namespace-callee`` rewrites (where that body becomes a function)."""
     if cx.scope.kind != "module":
         return []
     scopes = _Analysis().run(body)
     declared = set().union(*(scope.globals for scope in scopes))  # (a hidden global is one)
+    _mark_namespace_calls(scopes, declared, cx)
     if declared and not cx.keeps("global"):
         for scope in scopes:
             for read in scope.reads:
@@ -355,6 +370,34 @@ def mark_unbindable_reads(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
                 if found is not None and read.id in found[0].unbindable:
                     setattr(read, UNBOUND_MARK, found[1])
     return []
+
+
+def _mark_namespace_calls(scopes: list[_Scope], declared: set[str], cx: Lowerer) -> None:
+    """Mark the calls of a module or class body that becomes a function, but
+    those of a name known to be a def or class of the module or that body, or
+    a builtin: any other callee may be ``exec``, ``locals``... under another name."""
+    module = scopes[0]
+    in_function = {"module": cx.scope.namespace is not None, "class": not cx.keeps("class")}
+    for scope in scopes:
+        if not scope.calls or not in_function[scope.kind]:
+            continue
+        for call in scope.calls:
+            func = call.func
+            if not isinstance(func, ast.Name) or not _known_callee(func.id, scope, module, declared):
+                setattr(call, NAMESPACE_CALL_MARK, True)
+
+
+def _known_callee(name: str, scope: _Scope, module: _Scope, declared: set[str]) -> bool:
+    """Whether ``name`` read in a module or class body is a def or class bound
+    nowhere else, or a builtin's name that nothing binds."""
+    if name in declared:  # (a function may rebind it)
+        return False
+    for where in (scope, module):
+        if name in where.assigned:
+            return False
+        if name in where.bound:
+            return True
+    return name in BUILTIN_NAMES
 
 
 PROLOGUES.append(mark_unbindable_reads)

@@ -7,6 +7,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
+from unsugar.rules.assignments import NAMESPACE_CALL_MARK
 
 #: The builtins that read the namespace of the code that calls them.
 NAMESPACE_READERS = frozenset({"locals", "vars", "dir", "exec", "eval"})
@@ -40,3 +41,29 @@ def lower_locals(node: ast.Call, cx: Lowerer) -> ast.expr:
     function = cx.spill(node.func)
     return b.call(cx.rt("visible_locals"), b.call(function), function,
                   cx.string(cx.unit.names.prefix))
+
+
+def _may_read_namespace(node: ast.Call) -> bool:
+    return hasattr(node, NAMESPACE_CALL_MARK)
+
+
+@expr_rule(
+    ast.Call,
+    id="namespace-callee",
+    summary="a call in a module or class body of anything but a def, a class or a builtin may "
+    "call exec, eval, locals, vars or dir under another name (six's exec_ = exec): then it "
+    "reads that body's namespace too",
+    before="exec_ = exec\nexec_('def f(): pass')",
+    after="exec_ = exec\n_us_namespace_callee(_us_namespace, exec_)(_us_str_1)",
+    reference="executionmodel.html#naming-and-binding",
+    applies=_may_read_namespace,
+)
+def lower_namespace_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
+    """The calls of the input in a module or class body that becomes a function
+    (the ``del`` analysis marks them); a function body's calls read its own
+    frame, as CPython's do."""
+    namespace = cx.scope.namespace
+    if namespace is None:  # a class body kept (a generic class's, with its rule kept)
+        return node
+    node.func = b.call(cx.rt("namespace_callee"), b.load(namespace.param), node.func)
+    return node

@@ -32,51 +32,76 @@ def namespace_load(namespace, name):
     value = namespace_lookup(namespace, name)
     if value is not classes_missing:
         return value
-    value = namespace_global_lookup(frame_of_caller(1), name)  # noqa: F821  (runtime/names.py)
+    frame = frame_of_caller(1)  # noqa: F821  (runtime/names.py)
+    value = namespace_global_lookup(frame, name)
     if value is classes_builtin_locals or value is classes_builtin_vars:
-        return namespace_reader(namespace, value)
+        return namespace_reader(namespace, value, frame.f_globals)
     return value
 
 
-def namespace_reader(namespace, builtin):
-    """``locals()`` (and ``vars()``) in a class body return its namespace."""
+#: the builtins that read the namespace of their caller, by id: 1 ``locals``
+#: and ``vars``, 2 ``dir``, 3 ``exec`` and ``eval`` (the helpers below compare
+#: with int and dict methods, which need no other helper)
+classes_namespace_readers = {id(classes_builtin_locals): 1, id(classes_builtin_vars): 1,
+                             id(classes_builtin_dir): 2, id(classes_builtin_exec): 3,
+                             id(classes_builtin_eval): 3}
+classes_int_le = int.__le__
+classes_tuple_item = tuple.__getitem__
+classes_dict_has = dict.__contains__
+classes_dict_pop = dict.pop
 
-    def namespace_locals(*args):
-        if args:
-            return builtin(*args)
-        return namespace
 
-    namespace_locals.__name__ = builtin.__name__
-    namespace_locals.__qualname__ = builtin.__qualname__
-    return namespace_locals
+def namespace_callee(namespace, function):
+    """The callee of a call in a module or class body: the builtin that reads
+    the caller's namespace, if it is one (under another name, as six's
+    ``exec_``, or through an attribute), made to read ``namespace``; anything
+    else, itself."""
+    if operator_dict_get(classes_namespace_readers, id(function), 0):  # noqa: F821
+        return namespace_reader(namespace, function, frame_of_caller(1).f_globals)  # noqa: F821
+    return function
+
+
+def namespace_reader(namespace, builtin, scope):
+    """``builtin`` (``locals``, ``exec``...) reading ``namespace``, and ``scope``
+    as the globals: what a module or class body sees under another name."""
+
+    def reader(*args, **kwargs):
+        return namespace_call_in(scope, namespace, builtin, args, kwargs)
+
+    reader.__name__ = builtin.__name__
+    reader.__qualname__ = builtin.__qualname__
+    return reader
 
 
 def namespace_call(namespace, function, *args, **kwargs):
-    """``function(*args, **kwargs)`` in a module or class body, where the builtins
-    that read the caller's namespace must read ``namespace``: ``locals()``,
-    ``vars()`` and ``dir()`` without an argument, ``exec`` and ``eval``
-    without mappings (the caller's globals, and ``namespace`` as locals)."""
-    if function is classes_builtin_locals or function is classes_builtin_vars:
-        if not args and not kwargs:
+    """``function(*args, **kwargs)`` in a module or class body (its globals the caller's)."""
+    return namespace_call_in(frame_of_caller(1).f_globals, namespace, function, args, kwargs)  # noqa: F821
+
+
+def namespace_call_in(scope, namespace, function, args, kwargs):
+    """``function(*args, **kwargs)`` where the builtins that read the caller's
+    namespace must read ``namespace``: ``locals()``, ``vars()`` and ``dir()``
+    without an argument, ``exec`` and ``eval`` without mappings (``scope`` as
+    globals, and ``namespace`` as locals)."""
+    kind = operator_dict_get(classes_namespace_readers, id(function), 0)  # noqa: F821
+    if not args and not kwargs:
+        if operator_int_eq(kind, 1):  # noqa: F821
             return namespace
-    elif function is classes_builtin_dir:
-        if not args and not kwargs:
+        if operator_int_eq(kind, 2):  # noqa: F821
             return sorted(mapping_keys(namespace))  # noqa: F821  (runtime/imports.py)
-    elif function is classes_builtin_exec or function is classes_builtin_eval:
-        count = len(args)
-        if count and count <= 3:
-            given = [*args, None, None]
-            scope, local = given[1], given[2]
-            rest = dict(kwargs)
-            if "globals" in rest and count < 2:
-                scope = rest.pop("globals")
-            if "locals" in rest and count < 3:
-                local = rest.pop("locals")
-            if scope is None:
-                scope = frame_of_caller(1).f_globals  # noqa: F821  (runtime/names.py)
-                if local is None:
-                    local = namespace
-                return function(given[0], scope, local, **rest)
+    count = len(args)
+    if operator_int_eq(kind, 3) and count and classes_int_le(count, 3):  # noqa: F821
+        mapping = classes_tuple_item(args, 1) if classes_int_le(2, count) else None
+        local = classes_tuple_item(args, 2) if operator_int_eq(count, 3) else None  # noqa: F821
+        rest = dict(kwargs)
+        if classes_dict_has(rest, "globals") and classes_int_le(count, 1):
+            mapping = classes_dict_pop(rest, "globals")
+        if classes_dict_has(rest, "locals") and classes_int_le(count, 2):
+            local = classes_dict_pop(rest, "locals")
+        if mapping is None:
+            if local is None:
+                local = namespace
+            return function(classes_tuple_item(args, 0), scope, local, **rest)
     return function(*args, **kwargs)
 
 
