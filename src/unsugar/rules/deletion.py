@@ -387,9 +387,14 @@ def _mark_namespace_calls(scopes: list[_Scope], declared: set[str], cx: Lowerer)
                 setattr(call, NAMESPACE_CALL_MARK, True)
 
 
+#: The builtins that read the namespace of the code that calls them.
+NAMESPACE_READERS = frozenset({"locals", "vars", "dir", "exec", "eval"})
+
+
 def _known_callee(name: str, scope: _Scope, module: _Scope, declared: set[str]) -> bool:
     """Whether ``name`` read in a module or class body is a def or class bound
-    nowhere else, or a builtin's name that nothing binds."""
+    nowhere else, or the name, bound by nothing, of a builtin other than
+    :data:`NAMESPACE_READERS`."""
     if name in declared:  # (a function may rebind it)
         return False
     for where in (scope, module):
@@ -397,7 +402,7 @@ def _known_callee(name: str, scope: _Scope, module: _Scope, declared: set[str]) 
             return False
         if name in where.bound:
             return True
-    return name in BUILTIN_NAMES
+    return name in BUILTIN_NAMES and name not in NAMESPACE_READERS
 
 
 PROLOGUES.append(mark_unbindable_reads)

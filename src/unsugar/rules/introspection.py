@@ -9,34 +9,28 @@ from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 from unsugar.rules.assignments import NAMESPACE_CALL_MARK
 
-#: The builtins that read the namespace of the code that calls them.
-NAMESPACE_READERS = frozenset({"locals", "vars", "dir", "exec", "eval"})
 
-
-def _reads_namespace(node: ast.Call) -> bool:
-    return isinstance(node.func, ast.Name) and node.func.id in NAMESPACE_READERS
+def _reads_locals(node: ast.Call) -> bool:
+    """A call of ``locals`` or ``vars`` by that name (one in a module or class
+    body is ``namespace-callee``'s)."""
+    return isinstance(node.func, ast.Name) and node.func.id in ("locals", "vars") \
+        and not hasattr(node, NAMESPACE_CALL_MARK)
 
 
 @expr_rule(
     ast.Call,
     id="locals",
     summary="locals() and vars() in a function leave out the compiler's temporaries and the "
-    "variables del has unbound; in a module or class body, locals(), vars(), dir(), exec() and "
-    "eval() read its namespace",
+    "variables del has unbound",
     before="def f(x):\n    del x\n    return locals()",
     after="def f(x):\n    x = _us_unbind_local(x, _us_s_x)\n    _us_t_1 = locals\n"
     "    return _us_visible_locals(_us_t_1(), _us_t_1, _us_s__us_)",
     reference="executionmodel.html#naming-and-binding",
-    applies=_reads_namespace,
+    applies=_reads_locals,
 )
 def lower_locals(node: ast.Call, cx: Lowerer) -> ast.expr:
-    """Only when the name is the builtin's at run time: the helpers check."""
-    namespace = cx.scope.namespace
-    if namespace is not None:
-        return b.call_with(cx.rt("namespace_call"), [b.load(namespace.param), node.func, *node.args],
-                           node.keywords)
-    if cx.scope.kind != "function" or node.func.id not in ("locals", "vars") \
-            or node.args or node.keywords:
+    """Only when the name is the builtin's at run time: the helper checks."""
+    if cx.scope.kind != "function" or node.args or node.keywords:
         return node
     function = cx.spill(node.func)
     return b.call(cx.rt("visible_locals"), b.call(function), function,
@@ -50,9 +44,9 @@ def _may_read_namespace(node: ast.Call) -> bool:
 @expr_rule(
     ast.Call,
     id="namespace-callee",
-    summary="a call in a module or class body of anything but a def, a class or a builtin may "
-    "call exec, eval, locals, vars or dir under another name (six's exec_ = exec): then it "
-    "reads that body's namespace too",
+    summary="in a module or class body, exec, eval, locals, vars and dir read its namespace, "
+    "under their names or others (six's exec_ = exec): a call of anything but a def, a class "
+    "or another builtin looks at its callee when it runs",
     before="exec_ = exec\nexec_('def f(): pass')",
     after="exec_ = exec\n_us_namespace_callee(_us_namespace, exec_)(_us_str_1)",
     reference="executionmodel.html#naming-and-binding",

@@ -73,11 +73,6 @@ def namespace_reader(namespace, builtin, scope):
     return reader
 
 
-def namespace_call(namespace, function, *args, **kwargs):
-    """``function(*args, **kwargs)`` in a module or class body (its globals the caller's)."""
-    return namespace_call_in(frame_of_caller(1).f_globals, namespace, function, args, kwargs)  # noqa: F821
-
-
 def namespace_call_in(scope, namespace, function, args, kwargs):
     """``function(*args, **kwargs)`` where the builtins that read the caller's
     namespace must read ``namespace``: ``locals()``, ``vars()`` and ``dir()``
