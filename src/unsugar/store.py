@@ -84,10 +84,11 @@ def _private(stat: os.stat_result) -> bool:
 
 def read(name: str) -> bytes | None:
     """The bytes of entry ``name``, or None: missing, unreadable, or not private."""
+    path = directory()
     try:
-        if not _private(directory().stat()):
+        if not _private(path.stat()):
             return None
-        with open(directory() / name, "rb") as handle:
+        with open(path / name, "rb") as handle:
             if not _private(os.fstat(handle.fileno())):
                 return None
             return handle.read()
