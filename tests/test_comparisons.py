@@ -236,4 +236,4 @@ def test_identity_with_none_reads_its_id_once_for_all() -> None:
     out = desugared(source, semantics="python")
     assert "_us_int_eq_1(_us_id(x), _us_none_id)" in out
     assert "_us_int_ne_1(_us_none_id, _us_id(x))" in out
-    assert out.count("_us_id(_us_none)") == 1  # where _us_none_id is made
+    assert out.count("_us_none_id = _us_kept_id(_us_none)") == 1  # where it is made

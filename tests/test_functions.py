@@ -9,8 +9,8 @@ import pytest
 from difftest import assert_same
 
 from unsugar import desugar
+from unsugar import linked_runtime as runtime
 from unsugar.rules.functions import annotation_source
-from unsugar.runtime import functions as runtime
 
 # ``p`` logs an evaluation; ``show`` prints everything a function object keeps.
 PRELUDE = """

@@ -25,7 +25,7 @@ import unsugar
 from unsugar import desugar
 from unsugar.linker import compiled_runtime
 from unsugar.runner import DesugaringLoader, install, uninstall
-from unsugar.runtime import MODULES
+from unsugar.runtime import MODULES, source_path
 
 #: What the runtime may import when it starts.
 ALLOWED = {"sys", "builtins"}
@@ -187,9 +187,8 @@ def test_runtime_modules_import_only_sys_when_run() -> None:
     own_builtins = {**vars(builtins), "__import__": record}
     namespace: dict[str, object] = {"__builtins__": own_builtins}
     for name in MODULES:
-        module = __import__(f"unsugar.runtime.{name}", fromlist=["_"])
-        with open(module.__file__, encoding="utf-8") as handle:
-            exec(compile(handle.read(), module.__file__, "exec"), namespace)
+        with open(source_path(name), encoding="utf-8") as handle:
+            exec(compile(handle.read(), source_path(name), "exec"), namespace)
     out = desugar(textwrap.dedent(USES_HELPERS))
     exec(compile(out, "<out>", "exec"), {"__builtins__": own_builtins, "__name__": "m"})
     assert set(seen) <= ALLOWED, sorted(set(seen) - ALLOWED)

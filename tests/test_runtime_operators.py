@@ -20,9 +20,9 @@ import textwrap
 import pytest
 from difftest import desugared
 
+from unsugar import linked_runtime as plain_runtime
 from unsugar.checker import check_source
 from unsugar.linker import link
-from unsugar.runtime import operators as plain_runtime
 from unsugar.unit import Unit
 
 CLASSES = '''

@@ -322,7 +322,7 @@ def test_the_intrinsics_are_cpythons() -> None:
     import dis
     import typing
 
-    from unsugar.runtime.type_params import type_param, type_params_code
+    from unsugar.linked_runtime import type_param, type_params_code
 
     code = type_params_code("INTRINSIC_TYPEVAR_WITH_BOUND")
     assert [i.opname for i in dis.get_instructions(code)][-2:] == ["CALL_INTRINSIC_2", "RETURN_VALUE"]

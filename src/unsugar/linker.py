@@ -21,7 +21,6 @@ import ast
 import builtins
 import contextlib
 import dataclasses
-import importlib
 import pickle
 import sys
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from unsugar import builder as b
 from unsugar import printer, store
 from unsugar.names import NameAllocator
 from unsugar.options import RUNTIMES, SEMANTICS
-from unsugar.runtime import MODULES
+from unsugar.runtime import MODULES, source_path
 from unsugar.trees import fix_locations, placing, walk
 from unsugar.unit import Constant, Unit
 
@@ -85,9 +84,9 @@ class CompiledRuntime:
 
 def runtime_tree(name: str) -> ast.Module:
     """The syntax tree of runtime module ``name``."""
-    module = importlib.import_module(f"unsugar.runtime.{name}")
-    with open(module.__file__, encoding="utf-8") as handle:
-        return ast.parse(handle.read(), module.__file__)
+    path = source_path(name)
+    with open(path, encoding="utf-8") as handle:
+        return ast.parse(handle.read(), path)
 
 
 def compiled_runtime(prefix: str, semantics: str = "python") -> CompiledRuntime:

@@ -8,6 +8,10 @@ Conventions for helper code: no helper is named after a builtin; a helper
 may use any syntax whose rewriting does not call that same helper (the
 operator helpers call methods explicitly, e.g. ``int.__eq__(id(a), id(b))``);
 module-level statements other than ``def`` run once when the output starts.
+What a helper keeps must survive pickling by value (cloudpickle and dill pickle
+a closure's cells, which reach the helpers): a dict kept for the process is an
+``operator_table``, an id kept at the top a ``kept_id``, a C-level getter an
+``operator_getter``; each is made again in the process that loads it.
 """
 
 import os
@@ -37,11 +41,17 @@ MODULES = (
 )
 
 
+def source_path(name: str) -> str:
+    """The file of runtime module ``name``. The modules are read, never imported
+    one by one: their top-level statements use each other's names."""
+    return os.path.join(os.path.dirname(__file__), name + ".py")
+
+
 def compiled(name: str) -> CodeType:
     """The code of runtime module ``name``, compiled from its file as plain
     Python (read from the file whatever loader imported this package: pytest's
     assertion rewriting, which takes the modules of its plugins, has no
     ``get_source``)."""
-    path = os.path.join(os.path.dirname(__file__), name + ".py")
+    path = source_path(name)
     with open(path, "rb") as file:
         return compile(decode_source(file.read()), path, "exec")

@@ -14,7 +14,7 @@ def attribute_set(value, obj, name):
 
 def subscript_store(value, obj, key):
     """``obj[key] = value``, with the arguments in evaluation order (``subscript_set``)."""
-    operator_dict_get(set_plans, id(type(obj)), subscript_set_full)(obj, key, value)  # noqa: F821
+    set_plan(id(type(obj)), subscript_set_full)(obj, key, value)  # noqa: F821
 
 
 def unpack_defines_iter(cls):
@@ -41,15 +41,20 @@ def unpack_exact(value, count):
     A tuple or list of the right length gives its items as they are now, as
     CPython's ``UNPACK_SEQUENCE`` does (``tuple()`` of a list is a copy, since
     storing a target may change the list; of a tuple, the tuple itself)."""
-    size = operator_dict_get(unpack_sizes, id(type(value)), unpack_unsized)(value)  # noqa: F821
+    size = unpack_size(id(type(value)), unpack_unsized)(value)
     if operator_int_eq(size, count):  # noqa: F821
         return iter(tuple(value))
     return unpack_items(value, count)
 
 
-#: ``len`` by the id of the type it is exact for: hashing the value's type
-#: itself could run its metaclass's ``__hash__``
-unpack_sizes = {id(tuple): len, id(list): len}
+def unpack_sizes_made():
+    """``len`` by the id of the type it is exact for: hashing the value's type
+    itself could run its metaclass's ``__hash__``."""
+    return {id(tuple): len, id(list): len}
+
+
+unpack_sizes = operator_table(unpack_sizes_made)  # noqa: F821  (runtime/operators.py)
+unpack_size = unpack_sizes.get
 
 
 def unpack_unsized(value):

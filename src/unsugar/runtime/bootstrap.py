@@ -45,13 +45,32 @@ def nothing():
     return
 
 
-none = nothing()
-#: ``id(None)``, which never changes: ``x is None`` is ``int.__eq__(id(x), none_id)``
-none_id = id(none)
-true = bool(1)
-false = bool(0)
-
-
 def tuple_of(*items):
     """``tuple_of(a, b)`` is ``(a, b)``."""
     return items
+
+
+kept_id_value = next(iter(dict(value=0)))
+
+
+def kept_id_reduce(number):
+    """How pickling by value keeps a :func:`kept_id`: made again from its value."""
+    return tuple_of(kept_id, tuple_of(getattr(number, kept_id_value)))
+
+
+kept_id_type = type(text(105, 100), tuple_of(int), dict(__reduce__=kept_id_reduce))
+
+
+def kept_id(value):
+    """``id(value)``, an int that cloudpickle or dill, pickling a closure by
+    value, bring back as the id of the same value in the process that loads it
+    (``x is None`` is ``int.__eq__(id(x), none_id)``)."""
+    number = kept_id_type(id(value))
+    setattr(number, kept_id_value, value)
+    return number
+
+
+none = nothing()
+none_id = kept_id(none)
+true = bool(1)
+false = bool(0)

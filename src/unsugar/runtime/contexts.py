@@ -6,16 +6,14 @@ MRO, then bound with the ``__get__`` of its own type, if it has one
 """
 
 context_missing = object()
-context_type_mro = type.__dict__["__mro__"]
-context_type_namespace = type.__dict__["__dict__"]
 context_handled_exception = __import__("sys").exception
 context_traceback_slot = BaseException.__traceback__
 
 
 def context_type_lookup(klass, name):
     """``_PyType_Lookup``: ``name`` in the namespaces of the MRO of ``klass``."""
-    for base in context_type_mro.__get__(klass):
-        namespace = context_type_namespace.__get__(base)
+    for base in operator_mro_of(klass):  # noqa: F821  (runtime/operators.py)
+        namespace = operator_dict_of(base)  # noqa: F821
         if name in namespace:
             return namespace[name]
     return context_missing

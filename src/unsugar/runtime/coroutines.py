@@ -45,7 +45,7 @@ def await_iterator(value, where):
     checked as CPython checks it. ``where`` is 1 for the result of
     ``__aenter__``, 2 for that of ``__aexit__``, 3 for that of ``__anext__``
     (their own messages). A coroutine gives its ``__await__`` iterator."""
-    if operator_dict_get(yield_from_suspended, id(type(value)), id)(value) is False:  # noqa: F821
+    if yield_from_suspension(id(type(value)), id)(value) is False:  # noqa: F821  (runtime/generators.py)
         return yield_from_coroutine_wrapper(value)  # noqa: F821  (runtime/generators.py)
     if where == 3:  # any failure, as the cause of one error
         try:

@@ -17,13 +17,14 @@ exception_traceback_slot = BaseException.__traceback__
 #: What ``next(iterator, loop_end)`` returns once a ``for`` loop's iterator is
 #: exhausted; ``loop_more(id(item), loop_end_id)`` is ``item is not loop_end``.
 loop_end = object()
-loop_end_id = id(loop_end)
+loop_end_id = kept_id(loop_end)  # noqa: F821  (runtime/bootstrap.py)
 loop_more = int.__ne__
 
 
 #: The built-in exception classes an ``except`` clause named, by id: checked
 #: once (such a class cannot change; kept alive here, its id is never another's).
-exception_checked = dict()
+exception_checked = operator_table(dict)  # noqa: F821  (runtime/operators.py)
+exception_was_checked = exception_checked.get
 
 
 def exception_subtype(klass, base):
@@ -48,7 +49,7 @@ def exception_matches(kinds):
     ``BaseException`` (checked first, as CPython does).
     """
     handled = type(handled_exception())
-    if operator_dict_get(exception_checked, id(kinds), 0):  # noqa: F821  (runtime/operators.py)
+    if exception_was_checked(id(kinds), 0):
         return operator_is_subtype(kinds, handled)  # noqa: F821  (runtime/operators.py)
     return exception_matches_checked(kinds, handled)
 

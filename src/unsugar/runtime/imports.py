@@ -10,7 +10,6 @@ binds into the namespace of the module that imports.
 
 imports_sys = __import__("sys")
 imports_module_type = type(imports_sys)
-imports_module_dict = imports_module_type.__dict__["__dict__"].__get__
 imports_missing = object()
 imports_optimized_flag = 1  # CO_OPTIMIZED: a function's frame has no locals mapping
 
@@ -67,7 +66,7 @@ def import_from_error(module, name, module_name):
     shown = "<unknown module name>" if module_name is None else module_name
     path = None
     if isinstance(module, imports_module_type):
-        path = dict.get(imports_module_dict(module), "__file__")
+        path = dict.get(operator_module_dict_of(module), "__file__")  # noqa: F821  (runtime/operators.py)
     if not issubclass(type(path), str):
         message = f"cannot import name {name!r} from {shown!r} (unknown location)"
         path = None

@@ -8,12 +8,11 @@ flag (a ``dict`` subclass registered as a ``Sequence`` stops being a mapping).
 """
 
 match_missing = object()
-match_type_flags = type.__dict__["__flags__"].__get__
 
 
 def match_flag(subject, flag):
     """Whether the type of ``subject`` has the type flag ``flag``."""
-    return match_type_flags(type(subject)) & flag != 0
+    return operator_flags_of(type(subject)) & flag != 0  # noqa: F821  (runtime/operators.py)
 
 
 def match_sequence(subject, size, exact):
@@ -131,7 +130,7 @@ def match_class(subject, cls, count, names):
             match_args = cls.__match_args__
         except AttributeError:
             match_args = ()
-            match_self = match_type_flags(cls) & (1 << 22) != 0
+            match_self = operator_flags_of(cls) & (1 << 22) != 0  # noqa: F821
         if type(match_args) is not tuple:
             raise TypeError(
                 f"{match_type_name(cls)}.__match_args__ must be a tuple "

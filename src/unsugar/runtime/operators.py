@@ -38,11 +38,50 @@ operator_dict_get = dict.get
 operator_str_slice = str.__getitem__
 operator_str_removeprefix = str.removeprefix
 operator_str_removesuffix = str.removesuffix
-operator_type_namespace = type.__dict__
-operator_proxy_get = type(operator_type_namespace).get
-operator_mro_of = operator_proxy_get(operator_type_namespace, "__mro__").__get__
-operator_dict_of = operator_proxy_get(operator_type_namespace, "__dict__").__get__
-operator_flags_of = operator_proxy_get(operator_type_namespace, "__flags__").__get__
+operator_proxy_get = type(type.__dict__).get
+
+
+def operator_getter_reduce(getter):
+    """How pickling by value (cloudpickle, dill) keeps a getter: made again by
+    :func:`operator_getter` from its class and name."""
+    descriptor = getter.__func__.__self__
+    return operator_getter, (descriptor.__objclass__, descriptor.__name__)
+
+
+#: a getter called as its descriptor's ``__get__`` (a ``staticmethod`` calls its
+#: function), but pickled as :func:`operator_getter_reduce` says: CPython pickles
+#: a descriptor as ``getattr(owner, name)``, which for ``type``'s own attributes
+#: (``__mro__``, ``__dict__``, ...) is the attribute of ``type`` itself
+operator_getter_type = type("getter", (staticmethod,), dict(__slots__=(), __reduce__=operator_getter_reduce))
+
+
+def operator_getter(owner, name):
+    """``owner.__dict__[name].__get__``: the getter of a C-level attribute, which
+    no metaclass can override (``type.__dict__['__mro__']`` reads ``tp_mro``)."""
+    return operator_getter_type(operator_proxy_get(vars(owner), name).__get__)
+
+
+def operator_table_reduce(table):
+    """How pickling by value keeps a table: made again by :func:`operator_table`."""
+    return operator_table, (table.made,)
+
+
+operator_table_type = type("table", (dict,), dict(__slots__=("made",), __reduce__=operator_table_reduce))
+
+
+def operator_table(made):
+    """A dict the runtime keeps for its process (plans, caches, builtins by
+    ``id``), first filled with the items of ``made()``. Pickled by value, as
+    cloudpickle and dill pickle closures, it is made again: ids are not another
+    process's, and a cache may hold what cannot be pickled."""
+    table = operator_table_type(made())
+    table.made = made
+    return table
+
+
+operator_mro_of = operator_getter(type, "__mro__")
+operator_dict_of = operator_getter(type, "__dict__")
+operator_flags_of = operator_getter(type, "__flags__")
 operator_is_subtype = type.__subclasscheck__
 operator_wrapper_type = type(int.__add__)
 operator_method_type = type(str.join)
@@ -51,12 +90,13 @@ operator_none_new = operator_none_type.__new__
 operator_generic_alias = type(list.__class_getitem__(int))
 operator_sys = __import__("sys")
 operator_current_exception = operator_sys.exception
+operator_module_dict_of = operator_getter(type(operator_sys), "__dict__")
 operator_max_index = operator_sys.maxsize
 operator_min_index = int.__invert__(operator_max_index)
-operator_range_stop = operator_proxy_get(operator_dict_of(range), "stop").__get__
-operator_objclass_of = operator_proxy_get(operator_dict_of(operator_wrapper_type), "__objclass__").__get__
-operator_module_of = operator_proxy_get(operator_type_namespace, "__module__").__get__
-operator_qualname_of = operator_proxy_get(operator_type_namespace, "__qualname__").__get__
+operator_range_stop = operator_getter(range, "stop")
+operator_objclass_of = operator_getter(operator_wrapper_type, "__objclass__")
+operator_module_of = operator_getter(type, "__module__")
+operator_qualname_of = operator_getter(type, "__qualname__")
 
 
 def operator_index(value):
@@ -432,7 +472,7 @@ operator_plan_set = dict.__setitem__
 #: The types plans were made for, kept alive: a plan is found by the id of the
 #: operand's type (hashing a class could run its metaclass's ``__hash__``), and
 #: the id of a type that lives cannot be another object's.
-operator_planned_types = dict()
+operator_planned_types = operator_table(dict)
 
 
 def native_plan(name, step):
@@ -469,8 +509,10 @@ def planned_type(kind):
 def planned_operation(plans, full):
     """An operation on two operands: the plan ``plans`` holds for their types,
     else ``full``, the whole dispatch, which makes the plans."""
+    plan_row = plans.get
+
     def operation(left, right):
-        row = operator_dict_get(plans, id(type(left)), operator_no_plans)
+        row = plan_row(id(type(left)), operator_no_plans)
         return operator_dict_get(row, id(type(right)), full)(left, right)
     return operation
 
@@ -493,7 +535,7 @@ def number_operation(number_steps, symbol, sequence_steps, native, own_name):
     operator) is a def: that def alone answers, as CPython's generic slot
     tries nothing else for operands of one type, and such a def leaves the
     class no sequence slot for the operator."""
-    plans = dict()
+    plans = operator_table(dict)
 
     def full(left, right):
         left_type = type(left)
@@ -644,7 +686,7 @@ def fixed_method(plans, kind, method, native):
 def unary_operation(name, symbol):
     """``OP operand``: ``type(operand).name(operand)``, or ``bad operand type for
     unary -: 'str'``."""
-    plans = dict()
+    plans = operator_table(dict)
     native = native_name(name)
 
     def full(operand):
@@ -657,8 +699,10 @@ def unary_operation(name, symbol):
         fixed_method(plans, kind, method, native)
         return special_call(method, operand)
 
+    plan = plans.get
+
     def operation(operand):
-        return operator_dict_get(plans, id(type(operand)), full)(operand)
+        return plan(id(type(operand)), full)(operand)
     return operation
 
 
@@ -695,7 +739,7 @@ def rich_steps(left_type, right_type, name, reflected):
 
 def order_operation(name, reflected, symbol):
     """``<``, ``<=``, ``>``, ``>=``: no fallback."""
-    plans = dict()
+    plans = operator_table(dict)
     native = native_name(name)
 
     def full(left, right):
@@ -714,7 +758,7 @@ def equality_operation(name, identity):
     """``==`` and ``!=``: identity (``identity``) when neither side knows. A plan
     that declines the operands (``object.__eq__`` of different objects) sends
     them through the whole dispatch."""
-    plans = dict()
+    plans = operator_table(dict)
     native = native_name(name)
 
     def full(left, right):
@@ -722,8 +766,10 @@ def equality_operation(name, identity):
         list.append(steps, identity)
         return planned(plans, steps, left, right, native)
 
+    plan_row = plans.get
+
     def operation(left, right):
-        row = operator_dict_get(plans, id(type(left)), operator_no_plans)
+        row = plan_row(id(type(left)), operator_no_plans)
         result = operator_dict_get(row, id(type(right)), full)(left, right)
         if result is NotImplemented:
             return full(left, right)
@@ -739,13 +785,14 @@ compare_gt = order_operation("__gt__", "__lt__", ">")
 compare_ge = order_operation("__ge__", "__le__", ">=")
 
 
-contains_plans = dict()
+contains_plans = operator_table(dict)
+contains_plan = contains_plans.get
 
 
 def compare_in(item, container):
     """``item in container``: ``__contains__``, else iteration (``iter()`` also knows
     the old ``__getitem__`` protocol); the result is a real ``bool``."""
-    return operator_dict_get(contains_plans, id(type(container)), contains_full)(container, item)
+    return contains_plan(id(type(container)), contains_full)(container, item)
 
 
 def contains_full(container, item):
@@ -792,12 +839,13 @@ def contains_by_iteration(item, container):
             return True
 
 
-get_plans = dict()
+get_plans = operator_table(dict)
+get_plan = get_plans.get
 
 
 def subscript_get(container, key):
     """``container[key]``: ``__getitem__`` of its type, else ``__class_getitem__`` of a class."""
-    return operator_dict_get(get_plans, id(type(container)), subscript_get_full)(container, key)
+    return get_plan(id(type(container)), subscript_get_full)(container, key)
 
 
 def subscript_get_full(container, key):
@@ -829,12 +877,13 @@ def sequence_key(key):
     raise operator_type_error("sequence index must be integer, not '{}'", key)
 
 
-set_plans = dict()
+set_plans = operator_table(dict)
+set_plan = set_plans.get
 
 
 def subscript_set(container, key, value):
     """``container[key] = value``."""
-    operator_dict_get(set_plans, id(type(container)), subscript_set_full)(container, key, value)
+    set_plan(id(type(container)), subscript_set_full)(container, key, value)
 
 
 def subscript_set_full(container, key, value):
