@@ -75,15 +75,22 @@ def test_a_bad_entry_is_compiled_again_and_replaced(tmp_path: Path, compiled: di
     assert probe(tmp_path)["compiled"] == 0
 
 
-def test_an_entry_of_another_version_is_removed(tmp_path: Path, compiled: dict) -> None:
+def test_entries_of_other_versions_are_kept_but_the_oldest(tmp_path: Path, compiled: dict) -> None:
+    """Two checkouts (or tox environments) that take turns each keep their entry;
+    a fourth former version's entry goes, and another Python's is not touched."""
     probe(tmp_path)
     python = entries(tmp_path)[1]
-    former = python.with_name(python.name.rsplit("-", 1)[0] + "-0123456789abcdef.runtime")
-    python.rename(former)
+    stem = python.name.rsplit("-", 1)[0]
+    formers = [python.with_name(f"{stem}-{digit * 16}.runtime") for digit in "0123"]
+    for age, former in enumerate(formers):
+        former.write_bytes(b"")
+        os.utime(former, (1_000_000 - age, 1_000_000 - age))  # the first written last
+    python.unlink()
     other_python = tmp_path / "runtime-cpython-399-python-_us_-0123456789abcdef.runtime"
     other_python.write_bytes(b"")
     assert probe(tmp_path)["compiled"] == 1
-    assert not former.exists() and other_python.exists() and len(entries(tmp_path)) == 3
+    assert [former.exists() for former in formers] == [True, True, True, False]
+    assert other_python.exists() and len(entries(tmp_path)) == 6
 
 
 def test_a_cache_that_cannot_be_made_is_skipped(tmp_path: Path, compiled: dict) -> None:

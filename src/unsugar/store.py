@@ -129,11 +129,23 @@ def write(name: str, data: bytes) -> None:
             os.unlink(temp)
 
 
+#: how many entries of other fingerprints :func:`remove_others` spares: those
+#: of other checkouts or environments of unsugar in use (tox's), each reading its own
+SPARED = 3
+
+
 def remove_others(prefix: str, keep: str) -> None:
-    """Delete the entries whose names start with ``prefix``, but ``keep``
-    (those a former fingerprint made, which no run will read again)."""
+    """Delete the entries whose names start with ``prefix``, but ``keep`` and
+    the :data:`SPARED` last written others: a former version's entries go as
+    new ones come, while two checkouts that take turns do not compile the
+    runtime again each time."""
     with contextlib.suppress(OSError):
+        others = []
         for entry in directory().glob(f"{prefix}*"):
             if entry.name != keep:
                 with contextlib.suppress(OSError):
-                    entry.unlink()
+                    others.append((entry.stat().st_mtime, entry.name, entry))
+        others.sort(reverse=True)
+        for _, _, entry in others[SPARED:]:
+            with contextlib.suppress(OSError):
+                entry.unlink()
