@@ -20,8 +20,6 @@ import pytest
 from unsugar import desugar
 from unsugar.checker import check_source
 
-cloudpickle = pytest.importorskip("cloudpickle")
-
 #: ``make()`` returns a function made at run time: pickled by value, with the
 #: closures of the class it defines
 MODULE = textwrap.dedent('''
@@ -97,48 +95,58 @@ MODULE = textwrap.dedent('''
 ''')
 
 #: imports ``mod`` from the directory argv[1], runs ``make()``'s function once
-#: (its plans and caches filled), and pickles it to argv[2]
+#: (its plans and caches filled), and pickles it to argv[2] with argv[3]
 DUMP = """
-import sys, cloudpickle
+import sys, importlib
 sys.path.insert(0, sys.argv[1])
 import mod
+pickler = importlib.import_module(sys.argv[3])
 work = mod.make()
 print(work([(1, 2), (3, 4)]))
 with open(sys.argv[2], "wb") as file:
-    cloudpickle.dump(work, file)
+    pickler.dump(work, file)
 """
 
-#: loads the function where ``mod`` cannot be imported, and runs it twice
+#: loads the function in a fresh process, and runs it twice: ``mod`` cannot be
+#: imported for cloudpickle, which pickles the module's globals too; dill
+#: imports it (it pickles the module's namespace by reference)
 LOAD = """
-import pickle, sys
+import sys, importlib
+if sys.argv[3] == "dill":
+    sys.path.insert(0, sys.argv[2])
+pickler = importlib.import_module(sys.argv[3])
 with open(sys.argv[1], "rb") as file:
-    work = pickle.load(file)
+    work = pickler.load(file)
 print(work([(1, 2), (3, 4)]))
 print(work([(0, 0), (4, 6)]))
 """
 
 
-def _dumped_and_loaded(source: str, tmp_path, name: str) -> str:
+def _dumped_and_loaded(source: str, tmp_path, name: str, pickler: str) -> str:
     directory = tmp_path / name
     directory.mkdir()
     (directory / "mod.py").write_text(source, encoding="utf-8")
     pickled = tmp_path / f"{name}.pickle"
-    dumped = subprocess.run([sys.executable, "-c", DUMP, str(directory), str(pickled)],
+    dumped = subprocess.run([sys.executable, "-c", DUMP, str(directory), str(pickled), pickler],
                             capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert dumped.returncode == 0, dumped.stderr
-    loaded = subprocess.run([sys.executable, "-c", LOAD, str(pickled)],
+    loaded = subprocess.run([sys.executable, "-c", LOAD, str(pickled), str(directory), pickler],
                             capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert loaded.returncode == 0, loaded.stderr
     return dumped.stdout + loaded.stdout
 
 
+@pytest.mark.parametrize("pickler", ["cloudpickle", "dill"])
 @pytest.mark.parametrize("semantics", ["python", "native"])
-def test_a_function_made_at_run_time_works_in_another_process(tmp_path, semantics: str) -> None:
+def test_a_function_made_at_run_time_works_in_another_process(
+    tmp_path, semantics: str, pickler: str,
+) -> None:
+    pytest.importorskip(pickler)
     output = desugar(MODULE, semantics=semantics)
     check_source(output)
-    expected = _dumped_and_loaded(MODULE, tmp_path, "original")
+    expected = _dumped_and_loaded(MODULE, tmp_path, "original", pickler)
     assert "'__module__', '__qualname__'" in expected and "('matched', 6)" in expected
-    assert _dumped_and_loaded(output, tmp_path, "desugared") == expected
+    assert _dumped_and_loaded(output, tmp_path, "desugared", pickler) == expected
 
 
 def test_every_runtime_value_pickled_by_value_comes_back() -> None:
@@ -148,6 +156,7 @@ def test_every_runtime_value_pickled_by_value_comes_back() -> None:
     another of the runtime's values is a ``kept_id``."""
     from unsugar import linked_runtime
 
+    cloudpickle = pytest.importorskip("cloudpickle")
     values = {name: value for name, value in vars(linked_runtime).items()
               if not name.startswith("__")}
     ids = {id(value) for value in values.values()}
@@ -161,7 +170,8 @@ def test_every_runtime_value_pickled_by_value_comes_back() -> None:
             loaded = cloudpickle.loads(cloudpickle.dumps(value))
             assert type(loaded).__name__ == type(value).__name__, name
             if isinstance(value, linked_runtime.operator_table_type):
-                assert loaded == value.made(), name
+                made = map(linked_runtime.operator_table_item, value.entries)
+                assert loaded == dict(made) and loaded.entries == value.entries, name
             if isinstance(value, linked_runtime.operator_getter_type):
                 assert loaded.__func__ == value.__func__, name
     finally:

@@ -47,13 +47,9 @@ def unpack_exact(value, count):
     return unpack_items(value, count)
 
 
-def unpack_sizes_made():
-    """``len`` by the id of the type it is exact for: hashing the value's type
-    itself could run its metaclass's ``__hash__``."""
-    return {id(tuple): len, id(list): len}
-
-
-unpack_sizes = operator_table(unpack_sizes_made)  # noqa: F821  (runtime/operators.py)
+#: ``len`` by the id of the type it is exact for: hashing the value's type
+#: itself could run its metaclass's ``__hash__``
+unpack_sizes = operator_table((tuple, len), (list, len))  # noqa: F821  (runtime/operators.py)
 unpack_size = unpack_sizes.get
 
 

@@ -50,19 +50,44 @@ def tuple_of(*items):
     return items
 
 
+later_call = next(iter(dict(call=0)))
+later_arguments = next(iter(dict(arguments=0)))
+
+
+def later_reduce(made):
+    """How pickling keeps a :func:`later`: as the call itself."""
+    return tuple_of(getattr(made, later_call), getattr(made, later_arguments))
+
+
+later_type = type(text(108, 97, 116, 101, 114), tuple_of(),
+                  dict(__slots__=tuple_of(later_call, later_arguments), __reduce__=later_reduce))
+
+
+def later(call, *arguments):
+    """What pickles as ``call(*arguments)``, made when the pickle is loaded. The
+    runtime's reductions call builtins and classes only: dill fills the cells
+    of a function it pickles by value last, so a helper cannot run while its
+    pickle loads."""
+    made = later_type()
+    setattr(made, later_call, call)
+    setattr(made, later_arguments, arguments)
+    return made
+
+
 kept_id_value = next(iter(dict(value=0)))
 
 
 def kept_id_reduce(number):
-    """How pickling by value keeps a :func:`kept_id`: made again from its value."""
-    return tuple_of(kept_id, tuple_of(getattr(number, kept_id_value)))
+    """How pickling keeps a :func:`kept_id`: the id of its value when loaded."""
+    value = getattr(number, kept_id_value)
+    return tuple_of(kept_id_type, tuple_of(later(id, value)), dict(value=value))
 
 
 kept_id_type = type(text(105, 100), tuple_of(int), dict(__reduce__=kept_id_reduce))
 
 
 def kept_id(value):
-    """``id(value)``, an int that cloudpickle or dill, pickling a closure by
+    """``id(value)``, an int that cloudpickle and dill, pickling a closure by
     value, bring back as the id of the same value in the process that loads it
     (``x is None`` is ``int.__eq__(id(x), none_id)``)."""
     number = kept_id_type(id(value))

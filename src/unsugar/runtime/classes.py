@@ -39,15 +39,12 @@ def namespace_load(namespace, name):
     return value
 
 
-def classes_namespace_readers_made():
-    """The builtins that read the namespace of their caller, by id: 1 ``locals``
-    and ``vars``, 2 ``dir``, 3 ``exec`` and ``eval`` (the helpers below compare
-    with int and dict methods, which need no other helper)."""
-    return {id(classes_builtin_locals): 1, id(classes_builtin_vars): 1,
-            id(classes_builtin_dir): 2, id(classes_builtin_exec): 3, id(classes_builtin_eval): 3}
-
-
-classes_namespace_readers = operator_table(classes_namespace_readers_made)  # noqa: F821
+#: the builtins that read the namespace of their caller, by id: 1 ``locals``
+#: and ``vars``, 2 ``dir``, 3 ``exec`` and ``eval`` (the helpers below compare
+#: with int and dict methods, which need no other helper)
+classes_namespace_readers = operator_table(  # noqa: F821  (runtime/operators.py)
+    (classes_builtin_locals, 1), (classes_builtin_vars, 1), (classes_builtin_dir, 2),
+    (classes_builtin_exec, 3), (classes_builtin_eval, 3))
 classes_int_le = int.__le__
 classes_tuple_item = tuple.__getitem__
 classes_dict_has = dict.__contains__

@@ -23,7 +23,7 @@ loop_more = int.__ne__
 
 #: The built-in exception classes an ``except`` clause named, by id: checked
 #: once (such a class cannot change; kept alive here, its id is never another's).
-exception_checked = operator_table(dict)  # noqa: F821  (runtime/operators.py)
+exception_checked = operator_table()  # noqa: F821  (runtime/operators.py)
 exception_was_checked = exception_checked.get
 
 

@@ -30,7 +30,7 @@ def rename_scope_function(fn, name, qualname, inner):
 
 #: The renamed code of each code object a renamed def was made from: a def
 #: run again (in a loop, a lambda) makes a function of the same code.
-renamed_codes = operator_table(dict)  # noqa: F821  (runtime/operators.py)
+renamed_codes = operator_table()  # noqa: F821  (runtime/operators.py)
 
 
 def renamed_function(fn, name, qualname, old, new):
@@ -80,7 +80,7 @@ def requalified_consts(consts, old, new):
 
 #: The code each hoisted def is made of where it stands, by the code of its
 #: stub (see ``hoisted``).
-hoisted_codes = operator_table(dict)  # noqa: F821  (runtime/operators.py)
+hoisted_codes = operator_table()  # noqa: F821  (runtime/operators.py)
 
 
 def hoisted(template, stub):

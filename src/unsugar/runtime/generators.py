@@ -37,15 +37,11 @@ yield_from_method_type = type(yield_from_sample.__get__(0))
 #: of the coroutine), which a ``yield from`` or an ``await`` delegates to.
 yield_from_coroutine_wrapper = yield_from_coroutine_type.__await__
 
-
-def yield_from_suspended_made():
-    """``cr_suspended`` of a coroutine, by the id of its type (hashing a value's type
-    could run its metaclass's ``__hash__``): ``await_iterator``'s first test (a
-    coroutine not suspended is awaited as it is; for another type ``id`` is not ``False``)."""
-    return {id(yield_from_coroutine_type): yield_from_coroutine_type.cr_suspended.__get__}
-
-
-yield_from_suspended = operator_table(yield_from_suspended_made)  # noqa: F821  (runtime/operators.py)
+#: ``cr_suspended`` of a coroutine, by the id of its type (hashing a value's type
+#: could run its metaclass's ``__hash__``): ``await_iterator``'s first test (a
+#: coroutine not suspended is awaited as it is; for another type ``id`` is not ``False``)
+yield_from_suspended = operator_table(  # noqa: F821  (runtime/operators.py)
+    (yield_from_coroutine_type, yield_from_coroutine_type.cr_suspended.__get__))
 yield_from_suspension = yield_from_suspended.get
 #: ``CO_COROUTINE | CO_ITERABLE_COROUTINE``: code that may delegate to a coroutine.
 yield_from_coroutine_flags = 384

@@ -42,10 +42,11 @@ operator_proxy_get = type(type.__dict__).get
 
 
 def operator_getter_reduce(getter):
-    """How pickling by value (cloudpickle, dill) keeps a getter: made again by
-    :func:`operator_getter` from its class and name."""
+    """How pickling by value (cloudpickle, dill) keeps a getter: as
+    ``getattr(mappingproxy.get(vars(owner), name), "__get__")`` when loaded."""
     descriptor = getter.__func__.__self__
-    return operator_getter, (descriptor.__objclass__, descriptor.__name__)
+    found = later(operator_proxy_get, later(vars, descriptor.__objclass__), descriptor.__name__)  # noqa: F821  (runtime/bootstrap.py)
+    return operator_getter_type, (later(getattr, found, "__get__"),)  # noqa: F821
 
 
 #: a getter called as its descriptor's ``__get__`` (a ``staticmethod`` calls its
@@ -62,20 +63,32 @@ def operator_getter(owner, name):
 
 
 def operator_table_reduce(table):
-    """How pickling by value keeps a table: made again by :func:`operator_table`."""
-    return operator_table, (table.made,)
+    """How pickling by value keeps a table: its entries, keyed by the ids their
+    objects have when loaded."""
+    items = tuple(map(operator_table_item_later, table.entries))
+    return operator_table_type, (items,), (None, dict(entries=table.entries))
 
 
-operator_table_type = type("table", (dict,), dict(__slots__=("made",), __reduce__=operator_table_reduce))
+def operator_table_item_later(entry):
+    return later(id, tuple.__getitem__(entry, 0)), tuple.__getitem__(entry, 1)  # noqa: F821
 
 
-def operator_table(made):
-    """A dict the runtime keeps for its process (plans, caches, builtins by
-    ``id``), first filled with the items of ``made()``. Pickled by value, as
-    cloudpickle and dill pickle closures, it is made again: ids are not another
-    process's, and a cache may hold what cannot be pickled."""
-    table = operator_table_type(made())
-    table.made = made
+def operator_table_item(entry):
+    return id(tuple.__getitem__(entry, 0)), tuple.__getitem__(entry, 1)
+
+
+operator_table_type = type("table", (dict,), dict(__slots__=("entries",), __reduce__=operator_table_reduce))
+
+
+def operator_table(*entries):
+    """A dict the runtime keeps for its process (plans, caches, builtins by id):
+    ``id(thing) -> value`` for each ``(thing, value)`` of ``entries``, then what
+    the runtime adds. Pickled by value (cloudpickle and dill pickle a closure's
+    cells), it comes back as it was made: ids are not another process's, and a
+    cache may hold what cannot be pickled. Hot paths read it through its bound
+    ``get``: ``dict.get`` is specialised for exact dicts only."""
+    table = operator_table_type(map(operator_table_item, entries))
+    table.entries = entries
     return table
 
 
@@ -472,7 +485,7 @@ operator_plan_set = dict.__setitem__
 #: The types plans were made for, kept alive: a plan is found by the id of the
 #: operand's type (hashing a class could run its metaclass's ``__hash__``), and
 #: the id of a type that lives cannot be another object's.
-operator_planned_types = operator_table(dict)
+operator_planned_types = operator_table()
 
 
 def native_plan(name, step):
@@ -535,7 +548,7 @@ def number_operation(number_steps, symbol, sequence_steps, native, own_name):
     operator) is a def: that def alone answers, as CPython's generic slot
     tries nothing else for operands of one type, and such a def leaves the
     class no sequence slot for the operator."""
-    plans = operator_table(dict)
+    plans = operator_table()
 
     def full(left, right):
         left_type = type(left)
@@ -686,7 +699,7 @@ def fixed_method(plans, kind, method, native):
 def unary_operation(name, symbol):
     """``OP operand``: ``type(operand).name(operand)``, or ``bad operand type for
     unary -: 'str'``."""
-    plans = operator_table(dict)
+    plans = operator_table()
     native = native_name(name)
 
     def full(operand):
@@ -739,7 +752,7 @@ def rich_steps(left_type, right_type, name, reflected):
 
 def order_operation(name, reflected, symbol):
     """``<``, ``<=``, ``>``, ``>=``: no fallback."""
-    plans = operator_table(dict)
+    plans = operator_table()
     native = native_name(name)
 
     def full(left, right):
@@ -758,7 +771,7 @@ def equality_operation(name, identity):
     """``==`` and ``!=``: identity (``identity``) when neither side knows. A plan
     that declines the operands (``object.__eq__`` of different objects) sends
     them through the whole dispatch."""
-    plans = operator_table(dict)
+    plans = operator_table()
     native = native_name(name)
 
     def full(left, right):
@@ -785,7 +798,7 @@ compare_gt = order_operation("__gt__", "__lt__", ">")
 compare_ge = order_operation("__ge__", "__le__", ">=")
 
 
-contains_plans = operator_table(dict)
+contains_plans = operator_table()
 contains_plan = contains_plans.get
 
 
@@ -839,7 +852,7 @@ def contains_by_iteration(item, container):
             return True
 
 
-get_plans = operator_table(dict)
+get_plans = operator_table()
 get_plan = get_plans.get
 
 
@@ -877,7 +890,7 @@ def sequence_key(key):
     raise operator_type_error("sequence index must be integer, not '{}'", key)
 
 
-set_plans = operator_table(dict)
+set_plans = operator_table()
 set_plan = set_plans.get
 
 

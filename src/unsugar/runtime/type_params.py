@@ -10,7 +10,7 @@ A ``TypeAliasType`` takes its ``__module__`` from the module whose code
 called ``type_param``, as from the module of a ``type`` statement.
 """
 
-type_params_codes = operator_table(dict)  # noqa: F821  (runtime/operators.py)
+type_params_codes = operator_table()  # noqa: F821  (runtime/operators.py)
 
 
 def type_params_template(first, second):
