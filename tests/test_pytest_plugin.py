@@ -286,6 +286,32 @@ def test_a_module_that_runs_no_file_is_not_an_error(project: Path) -> None:
     assert "without being desugared" not in result.stdout
 
 
+#: runs ``mini/shapes.py`` again as ``mini.alias.shapes``, as toolz's ``tlz``
+#: package does (its modules take the ``__path__`` of toolz's)
+TWICE = """
+import importlib
+import sys
+import types
+
+import mini.shapes
+
+
+def test_twice():
+    alias = types.ModuleType("mini.alias")
+    alias.__path__ = list(mini.__path__)
+    sys.modules["mini.alias"] = alias
+    again = importlib.import_module("mini.alias.shapes")
+    assert again.Square is not mini.shapes.Square
+"""
+
+
+def test_a_file_run_under_two_names_is_counted_once(project: Path) -> None:
+    (project / "tests" / "test_twice.py").write_text(TWICE)
+    result = run_pytest(project, "tests/test_twice.py", "--unsugar")
+    assert result.returncode == 0, result.stdout
+    assert "unsugar: 4 modules desugared (from 3 files)" in result.stdout, result.stdout
+
+
 def test_a_package_imported_before_the_hook_is_an_error(shared: Path) -> None:
     result = run_pytest(shared, "-p", "mini", "--unsugar", path=(str(shared / "src"),))
     assert result.returncode == 4

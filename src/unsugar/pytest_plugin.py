@@ -11,8 +11,9 @@ failing ``assert``. The compiled code is cached as ``unsugar run`` caches it,
 and it keeps the original positions, so tracebacks show the package's own
 lines.
 
-The header names what is desugared (``unsugar: desugaring mini (3 modules)``)
-and the summary how many modules were. A module that could not be desugared,
+The header names what is desugared (``unsugar: desugaring mini (3 modules)``:
+the files in scope) and the summary how many modules were (and from how many
+files, when a file ran under two names). A module that could not be desugared,
 or a module in scope that was imported without being desugared, is an error
 naming its file, and the run fails; a package already imported before the
 hook (by a plugin) is a usage error.
@@ -359,8 +360,11 @@ class Desugaring:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        count = _count(len(self.finder.desugared), "module")
-        terminalreporter.write_line(f"unsugar: {count} desugared")
+        line = f"unsugar: {_count(len(self.finder.desugared), 'module')} desugared"
+        files = len(set(self.finder.desugared.values()))
+        if files != len(self.finder.desugared):  # a file run under two names (toolz's tlz)
+            line += f" (from {_count(files, 'file')})"
+        terminalreporter.write_line(line)
         for error in self.errors:
             terminalreporter.write_line(f"unsugar: error: {error}", red=True)
 
