@@ -107,9 +107,10 @@ with open(sys.argv[2], "wb") as file:
     pickler.dump(work, file)
 """
 
-#: loads the function in a fresh process, and runs it twice: ``mod`` cannot be
-#: imported for cloudpickle, which pickles the module's globals too; dill
-#: imports it (it pickles the module's namespace by reference)
+#: loads the function in a fresh process, runs it twice, and pickles it again
+#: to the same file (the next process loads what this one made): ``mod``
+#: cannot be imported for cloudpickle, which pickles the module's globals too;
+#: dill imports it (it pickles the module's namespace by reference)
 LOAD = """
 import sys, importlib
 if sys.argv[3] == "dill":
@@ -119,6 +120,8 @@ with open(sys.argv[1], "rb") as file:
     work = pickler.load(file)
 print(work([(1, 2), (3, 4)]))
 print(work([(0, 0), (4, 6)]))
+with open(sys.argv[1], "wb") as file:
+    pickler.dump(work, file)
 """
 
 
@@ -130,10 +133,13 @@ def _dumped_and_loaded(source: str, tmp_path, name: str, pickler: str) -> str:
     dumped = subprocess.run([sys.executable, "-c", DUMP, str(directory), str(pickled), pickler],
                             capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert dumped.returncode == 0, dumped.stderr
-    loaded = subprocess.run([sys.executable, "-c", LOAD, str(pickled), str(directory), pickler],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    assert loaded.returncode == 0, loaded.stderr
-    return dumped.stdout + loaded.stdout
+    output = dumped.stdout
+    for _ in range(2):  # loaded, pickled again, loaded in a third process
+        loaded = subprocess.run([sys.executable, "-c", LOAD, str(pickled), str(directory), pickler],
+                                capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert loaded.returncode == 0, loaded.stderr
+        output += loaded.stdout
+    return output
 
 
 @pytest.mark.parametrize("pickler", ["cloudpickle", "dill"])
