@@ -113,7 +113,7 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
         if store.used():
             with contextlib.suppress(RecursionError):
                 store.write(entry, pickle.dumps(runtime, pickle.HIGHEST_PROTOCOL))
-                store.remove_others(kind, entry)  # a former version's
+                store.remove_others(kind, entry)  # former versions' (the last few spared)
     runtime.known = {
         id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
     }

@@ -45,6 +45,7 @@ def namespace_load(namespace, name):
 classes_namespace_readers = operator_table(  # noqa: F821  (runtime/operators.py)
     (classes_builtin_locals, 1), (classes_builtin_vars, 1), (classes_builtin_dir, 2),
     (classes_builtin_exec, 3), (classes_builtin_eval, 3))
+classes_reader_kind = classes_namespace_readers.get
 classes_int_le = int.__le__
 classes_tuple_item = tuple.__getitem__
 classes_dict_has = dict.__contains__
@@ -56,7 +57,7 @@ def namespace_callee(namespace, function):
     the caller's namespace, if it is one (under another name, as six's
     ``exec_``, or through an attribute), made to read ``namespace``; anything
     else, itself."""
-    if operator_dict_get(classes_namespace_readers, id(function), 0):  # noqa: F821
+    if classes_reader_kind(id(function), 0):
         return namespace_reader(namespace, function, frame_of_caller(1).f_globals)  # noqa: F821
     return function
 
@@ -78,7 +79,7 @@ def namespace_call_in(scope, namespace, function, args, kwargs):
     namespace must read ``namespace``: ``locals()``, ``vars()`` and ``dir()``
     without an argument, ``exec`` and ``eval`` without mappings (``scope`` as
     globals, and ``namespace`` as locals)."""
-    kind = operator_dict_get(classes_namespace_readers, id(function), 0)  # noqa: F821
+    kind = classes_reader_kind(id(function), 0)
     if not args and not kwargs:
         if operator_int_eq(kind, 1):  # noqa: F821
             return namespace
