@@ -10,13 +10,15 @@ from unsugar.linker import _closure, compiled_runtime
 @pytest.mark.parametrize("semantics", ["python", "native"])
 def test_closure_from_kept_closures_is_the_walked_one(semantics: str) -> None:
     """A module's closure is the union of the closures kept for each runtime
-    name it uses: the same pieces, constants and names as a walk of them all."""
+    name it uses: the same pieces, constants and builtins as a walk of them all."""
     runtime = compiled_runtime("_us_", semantics)
     names = [*sorted(runtime.by_name)[::5], *sorted(runtime.constants)[::7]]
     kept: dict = {}
     for start in range(0, len(names), 9):  # sets that share much of their closures
         wanted = set(names[start:start + 12])
         walked = _closure(runtime, runtime.constants, wanted)
-        assert walked.pieces and walked.reached >= wanted
+        assert all(walked.pieces & runtime.piece_bit[name] for name in wanted if name in runtime.by_name)
+        assert all(walked.constants & runtime.constant_bit[name] for name in wanted if name in runtime.constants)
+        assert walked.builtins
         assert _closure(runtime, runtime.constants, wanted, kept) == walked
     assert set(kept) <= set(names)

@@ -25,7 +25,7 @@ import pickle
 import sys
 from collections.abc import Callable
 from functools import cache, partial
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from unsugar import builder as b
 from unsugar import printer, store
@@ -36,6 +36,7 @@ from unsugar.trees import fix_locations, placing, walk
 from unsugar.unit import Constant, Unit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
+T = TypeVar("T")
 #: the runtime module whose definitions replace the others' with ``--semantics=native``
 NATIVE = "native"
 
@@ -59,11 +60,14 @@ class Piece:
 
 
 class Closure(NamedTuple):
-    """What some names need, transitively (:func:`_closure`)."""
+    """What some names need, transitively (:func:`_closure`). The runtime's
+    pieces and constants are sets of bits (:class:`CompiledRuntime`'s): a
+    module's closure is the ``|`` of its helpers'."""
 
-    pieces: set[int]  # the ``id`` of each runtime piece
-    constants: set[str]
-    reached: set[str]  # every prefixed name referred to on the way
+    pieces: int  # bit ``i``: ``runtime.pieces[i]``
+    constants: int  # bit ``i``: the ``i``-th of ``runtime.constants``
+    own_constants: frozenset[str]  # the constants of a module that the runtime has not
+    builtins: frozenset[str]  # the builtins referred to on the way
 
 
 @dataclasses.dataclass
@@ -78,6 +82,9 @@ class CompiledRuntime:
     known: dict[int, Callable[[int], str]] = dataclasses.field(default_factory=dict)
     #: the closure of each runtime name a module has needed so far
     closures: dict[str, Closure] = dataclasses.field(default_factory=dict)
+    #: the names each piece defines, and the constants' names -> the bit in a :class:`Closure`
+    piece_bit: dict[str, int] = dataclasses.field(default_factory=dict)
+    constant_bit: dict[str, int] = dataclasses.field(default_factory=dict)
     #: ``<prefix>len -> len`` for every builtin
     builtins: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -117,6 +124,8 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
     runtime.known = {
         id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
     }
+    runtime.piece_bit = {name: 1 << i for i, piece in enumerate(runtime.pieces) for name in piece.defines}
+    runtime.constant_bit = {name: 1 << i for i, name in enumerate(runtime.constants)}
     return runtime
 
 
@@ -246,10 +255,11 @@ def link(
         })
         known = None  # the closures kept are the whole runtime's
         direct -= imported
-    needed, used_constants, reached = _closure(runtime, constants, direct, known)
-    pieces = [p for p in runtime.pieces if id(p) in needed]
+    closure = _closure(runtime, constants, direct, known)
+    pieces = _members(runtime.pieces, closure.pieces)
     boot = [p.stmt for p in pieces if p.module == "bootstrap"]
     rest = [p.stmt for p in pieces if p.module != "bootstrap"]
+    used_constants = closure.own_constants.union(_members(list(runtime.constants), closure.constants))
     consts = []
     for name, entry in constants.items():
         if name in used_constants:
@@ -257,8 +267,7 @@ def link(
             if literals is not None and entry.items is not None:
                 literals[id(assign)] = entry
             consts.append(assign)
-    builtins_used = set(unit.builtins)
-    builtins_used.update(runtime.builtins[name] for name in reached & runtime.builtins.keys())
+    builtins_used = closure.builtins.union(unit.builtins)
     captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
     return captures + boot + header + consts + rest + body
 
@@ -268,38 +277,53 @@ def _closure(
     known: dict[str, Closure] | None = None,
 ) -> Closure:
     """The runtime pieces and constants that ``wanted`` needs, transitively,
-    and every prefixed name they refer to. A runtime name's own closure is
-    made once and kept in ``known``, if given: a module's is then the union
-    of its helpers' (the runtime's names refer to its names alone)."""
-    needed: set[int] = set()
-    used_constants: set[str] = set()
-    reached: set[str] = set()
+    and the builtins they refer to. A runtime name's own closure is made once
+    and kept in ``known``, if given: a module's is then the union of its
+    helpers' (the runtime's names refer to its names alone)."""
+    pieces = used_constants = 0
+    own_constants: set[str] = set()
+    builtins_used: set[str] = set()
+    seen: set[str] = set()
     prefix = runtime.unit.names.prefix if runtime.unit else ""
     todo = list(wanted)
     while todo:
         name = todo.pop()
-        if name in reached:
+        if name in seen:
             continue
+        seen.add(name)
         if known is not None and (name in runtime.by_name or name in runtime.constants):
             closure = known.get(name)
             if closure is None:
                 closure = known[name] = _closure(runtime, runtime.constants, {name})
-            needed |= closure.pieces
+            pieces |= closure.pieces
             used_constants |= closure.constants
-            reached |= closure.reached
+            own_constants |= closure.own_constants
+            builtins_used |= closure.builtins
             continue
-        reached.add(name)
+        builtin = runtime.builtins.get(name)
+        if builtin is not None:
+            builtins_used.add(builtin)
         if name in constants:
-            used_constants.add(name)
+            bit = runtime.constant_bit.get(name)
+            if bit is None:
+                own_constants.add(name)
+            else:
+                used_constants |= bit
             uses = runtime.constant_uses.get(name)
             todo.extend(_prefixed_uses(constants[name].value, prefix) if uses is None else uses)
             continue
         piece = runtime.by_name.get(name)
-        if piece is None or id(piece) in needed:
+        if piece is None or pieces & runtime.piece_bit[name]:
             continue
-        needed.add(id(piece))
+        pieces |= runtime.piece_bit[name]
         todo.extend(piece.uses)
-    return Closure(needed, used_constants, reached)
+    return Closure(pieces, used_constants, frozenset(own_constants), frozenset(builtins_used))
+
+
+def _members(items: list[T], bits: int) -> list[T]:
+    """The ``items`` whose bits are set in ``bits`` (bit ``i``: ``items[i]``), in order
+    (the bits stop at the highest set)."""
+    return [item for item, bit in zip(items, reversed(f"{bits:b}"), strict=False) if bit == "1"]
 
 
 def _importable(
