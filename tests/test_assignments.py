@@ -563,6 +563,119 @@ def test_parameters_nothing_rebinds_are_read_in_place() -> None:
     assert out.count("_us_attribute_set(") >= 3 + 2  # walrus, nested, deleted (+ the runtime's)
 
 
+AUGMENTED_LOCALS = """
+def p(value):
+    print("eval", value)
+    return value
+class C:
+    pass
+def in_place():
+    v = [1, 2]
+    v[0] += 5
+    i = 1
+    v[i] -= p(1)
+    o = C()
+    o.n = 1
+    o.n *= 3
+    return v, vars(o)
+def by_walrus():
+    v = [1]
+    old = v
+    v[0] += len(v := [10, 20])
+    return old, v
+def by_comprehension_walrus():
+    v = [1]
+    old = v
+    v[0] += [(v := [7]) for _ in range(1)][0][0]
+    return old, v
+def key_by_walrus():
+    d = {"a": 1, "b": 2}
+    k = "a"
+    d[k] += len(k := "b")
+    return d, k
+def by_nested_nonlocal():
+    v = [1]
+    old = v
+    def rebind():
+        nonlocal v
+        v = [100]
+        return 1
+    v[0] += rebind()
+    return old, v
+def free_in_inner():
+    v = [1]
+    old = v
+    def inner():
+        v[0] += rebind()
+    def rebind():
+        nonlocal v
+        v = [50]
+        return 1
+    inner()
+    return old, v
+def unbound():
+    try:
+        v[0] += p(1)
+    except UnboundLocalError as e:
+        print(type(e).__name__, e)
+    v = [0]
+    return v
+def deleted():
+    v = [1]
+    del v
+    try:
+        v.x += p(1)
+    except NameError as e:
+        print(type(e).__name__, e)
+def suspended():
+    v = [1]
+    v[0] += yield v
+    return v
+g = [1]
+def global_object():
+    def rebind():
+        global g
+        g = [9]
+        return 1
+    old = g
+    g[0] += rebind()
+    return old, g
+class LoggingNamespace(dict):
+    def __getitem__(self, key):
+        print("read", key)
+        return dict.__getitem__(self, key)
+class Meta(type):
+    @classmethod
+    def __prepare__(mcls, name, bases):
+        return LoggingNamespace()
+class Body(metaclass=Meta):
+    v = [1]
+    v[0] += 1
+gen = suspended()
+print(next(gen))
+try:
+    gen.send(41)
+except StopIteration as stop:
+    print("returned", stop.value)
+print(in_place(), by_walrus(), by_comprehension_walrus(), key_by_walrus())
+print(by_nested_nonlocal(), free_in_inner(), unbound(), global_object(), Body.v)
+deleted()
+"""
+
+
+def test_augmented_targets_of_locals_are_read_twice() -> None:
+    """``v[i] += x`` reads ``v`` and ``i`` twice, one read after the other
+    before ``x`` runs, with no temporaries, when they are variables of the
+    function that no nested scope binds (a walrus in ``x`` rebinds them too late)."""
+    assert_same(AUGMENTED_LOCALS)
+    out = desugared(AUGMENTED_LOCALS)
+    assert "_us_subscript_set(v, 0, _us_inplace_add(_us_subscript_get(v, 0), 5))" in out
+    assert "_us_subscript_set(v, i, _us_inplace_sub(_us_subscript_get(v, i), p(1)))" in out
+    assert "_us_setattr(o, _us_s_n, _us_inplace_mult(_us_getattr(o, _us_s_n), 3))" in out
+    # the nested nonlocal, a free variable, a global, a class body's: held in temporaries
+    assert out.count("_us_subscript_set(_us_t_") >= 4
+
+
 @pytest.mark.parametrize("rebinding", [
     "for o in [o]: pass", "with open(__file__) as o: pass", "try:\n        1/0\n    except Exception as o: pass",
     "import os as o", "match 1:\n        case o: pass", "global o", "o += 1", "class o: pass",

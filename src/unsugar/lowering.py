@@ -41,6 +41,7 @@ from unsugar.trees import (
     children,
     compiled_for_class,
     node_fields,
+    walk,
 )
 from unsugar.unit import Unit
 
@@ -101,6 +102,8 @@ class Scope:
     #: A function's parameters that nothing rebinds or deletes: always bound, to
     #: the same object, so reading one has no effect (see :func:`function_declarations`).
     stable: frozenset[str] = frozenset()
+    #: A function's variables that no nested scope binds (:func:`unshared_locals`), made when first asked
+    unshared: frozenset[str] | None = None
 
 
 def function_declarations(
@@ -174,6 +177,30 @@ def bound_names(body: list[ast.stmt]) -> set[str]:
                 bound.update(binds(node))
             extend(children(node))
     return bound
+
+
+#: the nodes whose contents are a scope of their own
+_NESTED_SCOPES = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+)
+
+
+def unshared_locals(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
+    """The local variables of function ``node`` (unmangled) that no scope
+    nested in it binds or declares: only the function's own statements bind
+    them, so nothing else can while one of its statements runs. (A def or
+    class in it counts as binding its name: conservatively.)"""
+    body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
+    arguments = node.args
+    local = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    local.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
+    local |= bound_names(body)
+    for statement in body:
+        for sub in walk(statement):
+            if isinstance(sub, _NESTED_SCOPES):
+                local -= bound_names([sub])
+    return frozenset(local)
 
 
 def mangle(name: str, class_name: str | None) -> str:
@@ -299,6 +326,21 @@ class Lowerer:
             return True
         return isinstance(node, ast.Name) and (
             node.id.startswith(self.unit.names.prefix) or node.id in self.scope.stable)
+
+    def is_plain_local(self, node: ast.expr) -> bool:
+        """Whether ``node`` names a variable of this function that no nested
+        scope binds (:func:`unshared_locals`): reading it has no effect, and
+        reading it twice with nothing run between gives the same object."""
+        scope = self.scope
+        if type(node) is not ast.Name or scope.kind != "function" or scope.annotations is not None \
+                or scope.node is None:
+            return False
+        name = self.mangle(node.id)
+        if name in scope.globals or name in scope.nonlocals:
+            return False
+        if scope.unshared is None:
+            scope.unshared = frozenset(mangle(local, scope.class_name) for local in unshared_locals(scope.node))
+        return name in scope.unshared
 
     def spill(self, node: ast.expr, hint: str = "t") -> ast.expr:
         """Evaluate ``node`` now into a temporary (unless it is pure)."""

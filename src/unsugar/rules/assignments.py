@@ -50,9 +50,12 @@ def _again(value: ast.expr) -> ast.expr:
     return copy_tree(value)
 
 
-def _hold(value: ast.expr, hint: str, out: list[ast.stmt], cx: Lowerer) -> ast.expr:
-    """``value``, evaluated now into a temporary (added to ``out``) unless pure."""
-    if cx.is_pure(value):
+def _hold(value: ast.expr, hint: str, out: list[ast.stmt], cx: Lowerer, read_twice: bool = False) -> ast.expr:
+    """``value``, evaluated now into a temporary (added to ``out``) unless
+    pure or, with ``read_twice``, a local variable read plainly
+    (:meth:`Lowerer.is_plain_local`, and no rule checks the read)."""
+    if cx.is_pure(value) or read_twice and cx.is_plain_local(value) \
+            and not any(hasattr(value, mark) for mark in (UNBOUND_MARK, GLOBAL_MARK)):
         return value
     name = cx.temp(hint)
     out.append(b.assign(name, value))
@@ -175,32 +178,45 @@ def lower_unpack(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     ast.AugAssign,
     id="augassign",
     summary="x += v calls __iadd__, else __add__; a target's object and index are evaluated once",
-    before="a[i] += v",
-    after="_us_t_1 = a\n_us_t_2 = i\n_us_subscript_store(_us_inplace_add("
-    "_us_subscript_get(_us_t_1, _us_t_2), v), _us_t_1, _us_t_2)\n_us_t_1 = _us_none\n_us_t_2 = _us_none",
+    before="a[i] += v     # in a function, a and i its variables\nf().x -= v",
+    after="_us_subscript_set(a, i, _us_inplace_add(_us_subscript_get(a, i), v))\n"
+    "_us_t_1 = f()\n_us_setattr(_us_t_1, _us_s_x, _us_inplace_sub(_us_getattr(_us_t_1, _us_s_x), v))\n"
+    "_us_t_1 = _us_none",
     reference="simple_stmts.html#augmented-assignment-statements",
 )
 def lower_augassign(node: ast.AugAssign, cx: Lowerer) -> list[ast.stmt]:
-    """Order: the target's parts, the current value, ``v``, the operator, the store."""
+    """Order: the target's parts, the current value, ``v``, the operator, the
+    store. A part is evaluated once, into a temporary, and read from it
+    twice; ``setattr`` and ``subscript_set`` read the parts again before the
+    current value is read, so a local variable needs no temporary (``a`` and
+    ``i`` above): its two reads are one after the other, before ``v`` runs."""
     operator = cx.rt("inplace_" + type(node.op).__name__.lower())
     target = node.target
     out: list[ast.stmt] = []
     if isinstance(target, ast.Name):
-        current: ast.expr = ast.Name(id=target.id, ctx=ast.Load())
+        current = ast.Name(id=target.id, ctx=ast.Load())
         for mark in (UNBOUND_MARK, GLOBAL_MARK):
             if hasattr(target, mark):
                 setattr(current, mark, getattr(target, mark))
-        store: ast.expr = ast.Name(id=target.id, ctx=ast.Store())
-    elif isinstance(target, ast.Attribute):
-        obj = _hold(target.value, "t", out, cx)
-        current = ast.Attribute(value=obj, attr=target.attr, ctx=ast.Load())
-        store = ast.Attribute(value=_again(obj), attr=target.attr, ctx=ast.Store())
+        return [b.assign_to(ast.Name(id=target.id, ctx=ast.Store()), b.call(operator, current, node.value))]
+    if isinstance(target, ast.Attribute):
+        direct = not cx.keeps("assign-attribute")  # (the sugar kept evaluates v before the object)
+        obj = _hold(target.value, "t", out, cx, read_twice=direct)
+        value = b.call(operator, ast.Attribute(value=obj, attr=target.attr, ctx=ast.Load()), node.value)
+        if direct:
+            store = b.expr(b.call(cx.builtin("setattr"), _again(obj), cx.string(cx.mangle(target.attr)), value))
+        else:
+            store = b.assign_to(ast.Attribute(value=_again(obj), attr=target.attr, ctx=ast.Store()), value)
     else:
-        obj = _hold(target.value, "t", out, cx)
-        key = _hold(subscript_key(target.slice, cx), "t", out, cx)
-        current = ast.Subscript(value=obj, slice=key, ctx=ast.Load())
-        store = ast.Subscript(value=_again(obj), slice=_again(key), ctx=ast.Store())
-    return [*out, b.assign_to(store, b.call(operator, current, node.value)), *_release(out, cx)]
+        direct = not cx.keeps("assign-subscript")
+        obj = _hold(target.value, "t", out, cx, read_twice=direct)
+        key = _hold(subscript_key(target.slice, cx), "t", out, cx, read_twice=direct)
+        value = b.call(operator, ast.Subscript(value=obj, slice=key, ctx=ast.Load()), node.value)
+        if direct:
+            store = b.expr(b.call(cx.rt("subscript_set"), _again(obj), _again(key), value))
+        else:
+            store = b.assign_to(ast.Subscript(value=_again(obj), slice=_again(key), ctx=ast.Store()), value)
+    return [*out, store, *_release(out, cx)]
 
 
 def _target_parts(target: ast.expr) -> list[ast.expr]:
