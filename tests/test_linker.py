@@ -22,3 +22,14 @@ def test_closure_from_kept_closures_is_the_walked_one(semantics: str) -> None:
         assert walked.builtins
         assert _closure(runtime, runtime.constants, wanted, kept) == walked
     assert set(kept) <= set(names)
+
+
+@pytest.mark.parametrize("semantics", ["python", "native"])
+def test_every_runtime_piece_defines_a_name(semantics: str) -> None:
+    """The linker takes a runtime piece by the names it defines: one that
+    defines none (the ``while`` of a conditional expression at a runtime
+    module's top level) would be left out of every output."""
+    import ast
+
+    runtime = compiled_runtime("_us_", semantics)
+    assert not [(piece.module, ast.unparse(piece.stmt)[:80]) for piece in runtime.pieces if not piece.defines]

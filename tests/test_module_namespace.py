@@ -297,3 +297,92 @@ def test_package_as_libraries_see_it(tmp_path: Path) -> None:
     assert rewritten.returncode == 0, rewritten.stderr
     assert rewritten.stdout == original.stdout
     assert "_us" not in rewritten.stdout
+
+
+WARNINGS = """
+    import sys, traceback, warnings
+    from warnings import warn as deprecate
+
+    # the frames that run this snippet, innermost first (the test's own lines
+    # differ between the two runs: a warning names the frame by its place here)
+    callers = [(frame.filename, frame.lineno) for frame in traceback.extract_stack()[::-1]
+               if frame.filename != "<difftest>"]
+
+    def shown(record):
+        # a warning in the snippet's code is at a line of its own text (which
+        # the output's is not); one outside it, at one of the callers
+        for item in record:
+            where = (item.filename, item.lineno)
+            print(item.message, "here" if item.filename == "<difftest>"
+                  else callers.index(where) if where in callers else where)
+        record.clear()
+
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        warnings.warn("level 1")
+        warnings.warn("level 2", stacklevel=2)
+        warnings.warn("level 3", DeprecationWarning, 3)
+        deprecate("imported", stacklevel=2)
+        warnings.warn("none", stacklevel=0)
+        warnings.warn("negative", stacklevel=-5)
+        warnings.warn("true", stacklevel=True)
+        warnings.warn("past the outermost", stacklevel=10**6)
+        warnings.warn(message="keywords", category=UserWarning, stacklevel=2)
+        if sys.version_info >= (3, 12):
+            warnings.warn("skip", stacklevel=1, skip_file_prefixes=("<difftes",))
+            warnings.warn("skip 3", stacklevel=3, skip_file_prefixes=("<difftes", "/nowhere"))
+            # a prefix that is the whole name skips nothing (CPython's C compares one less)
+            warnings.warn("skip none", stacklevel=1, skip_file_prefixes=("<difftest>",))
+        else:
+            warnings.warn("skip", stacklevel=2)
+            warnings.warn("skip 3", stacklevel=3)
+            warnings.warn("skip none", stacklevel=2)
+        class C:
+            warnings.warn("class 1")
+            warnings.warn("class 2", stacklevel=2)
+            warnings.warn("class 3", stacklevel=3)
+            class D:
+                warnings.warn("nested 3", stacklevel=3)
+        def f():
+            warnings.warn("function 2", stacklevel=2)
+        f()
+        for bad in ("2", 2.0, 10**100):
+            try:
+                warnings.warn("bad", stacklevel=bad)
+            except (TypeError, OverflowError) as error:
+                print(type(error).__name__, error)
+        shown(record)
+    del callers, __warningregistry__  # (its version counts the changes of the filters so far)
+"""
+
+
+def test_stacklevel_of_a_warning_in_a_module_or_class_body_counts_the_originals_frames() -> None:
+    """``warnings.warn(stacklevel=n)`` in a module or class body names the
+    frame CPython's names: the module def, the module's own frame above it and
+    ``build_class`` are not counted."""
+    assert_same(WARNINGS)
+
+
+def test_deprecation_on_import_is_shown_where_the_importer_is(tmp_path: Path) -> None:
+    """A module that warns when imported, for its importer (``stacklevel=2``):
+    the default filters show a ``DeprecationWarning`` of ``__main__`` only."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/old.py": """
+            import warnings
+            warnings.warn("pkg.old is deprecated", DeprecationWarning, stacklevel=2)
+            class Legacy:
+                warnings.warn("Legacy is deprecated", DeprecationWarning, stacklevel=2)
+        """,
+        "main.py": "import pkg.old\nprint('imported')\n",
+    }
+    outputs = []
+    for name, transform in (("original", lambda text: text), ("desugared", desugar)):
+        _write(tmp_path / name, {**files, "main.py": files["main.py"]}, transform)
+        if name == "desugared":
+            (tmp_path / name / "main.py").write_text(files["main.py"])  # the importer as written
+        run_main = subprocess.run([sys.executable, "main.py"], cwd=tmp_path / name, capture_output=True,
+                                  text=True, timeout=120)
+        outputs.append((run_main.returncode, run_main.stdout, run_main.stderr.replace(str(tmp_path / name), "")))
+    assert outputs[0] == outputs[1]
+    assert "main.py:1: DeprecationWarning: pkg.old is deprecated" in outputs[0][2]
