@@ -345,7 +345,32 @@ WARNINGS = """
                 warnings.warn("nested 3", stacklevel=3)
         def f():
             warnings.warn("function 2", stacklevel=2)
+            warnings.warn("function 3", stacklevel=3)
+            _warn = warnings.warn
+            _warn("aliased 3", stacklevel=3)
         f()
+        class Base:
+            def __init_subclass__(cls, **keywords):
+                # called by type.__new__, in C under __build_class__: the output's
+                # build_class is one of the runtime's helpers
+                warnings.warn("subclassed", stacklevel=2)
+        class Sub(Base):
+            pass
+        class Number:
+            def __eq__(self, other):
+                deprecate("compared", stacklevel=2)
+                return True
+            def __add__(self, other):
+                warnings.warn("added", stacklevel=3)
+                return self
+        def adds():
+            return Number() + 1
+        equal = Number() == 1
+        adds()
+        class Logger:
+            def warn(self, message, stacklevel=1):
+                print("logged", message, stacklevel)
+        Logger().warn("not warnings'", stacklevel=2)
         for bad in ("2", 2.0, 10**100):
             try:
                 warnings.warn("bad", stacklevel=bad)
@@ -356,14 +381,16 @@ WARNINGS = """
 """
 
 
-def test_stacklevel_of_a_warning_in_a_module_or_class_body_counts_the_originals_frames() -> None:
-    """``warnings.warn(stacklevel=n)`` in a module or class body names the
-    frame CPython's names: the module def, the module's own frame above it and
-    ``build_class`` are not counted."""
-    assert_same(WARNINGS)
+@pytest.mark.parametrize("semantics", ["python", "native"])
+def test_stacklevel_of_a_warning_counts_the_frames_cpython_runs(semantics: str) -> None:
+    """``warnings.warn(stacklevel=n)`` names the frame CPython's names: the
+    module def and the module's own frame above a module body are not
+    counted, nor the runtime's helpers (``build_class``, an operator's)."""
+    assert_same(WARNINGS, semantics=semantics)
 
 
-def test_deprecation_on_import_is_shown_where_the_importer_is(tmp_path: Path) -> None:
+@pytest.mark.parametrize("runtime", ["inline", "import"])
+def test_deprecation_on_import_is_shown_where_the_importer_is(tmp_path: Path, runtime: str) -> None:
     """A module that warns when imported, for its importer (``stacklevel=2``):
     the default filters show a ``DeprecationWarning`` of ``__main__`` only."""
     files = {
@@ -373,11 +400,15 @@ def test_deprecation_on_import_is_shown_where_the_importer_is(tmp_path: Path) ->
             warnings.warn("pkg.old is deprecated", DeprecationWarning, stacklevel=2)
             class Legacy:
                 warnings.warn("Legacy is deprecated", DeprecationWarning, stacklevel=2)
+            def deprecated_module(name):
+                warnings.warn(f"{name} is deprecated too", DeprecationWarning, stacklevel=3)
+            deprecated_module(__name__)
         """,
         "main.py": "import pkg.old\nprint('imported')\n",
     }
     outputs = []
-    for name, transform in (("original", lambda text: text), ("desugared", desugar)):
+    for name, transform in (("original", lambda text: text),
+                            ("desugared", lambda text: desugar(text, runtime=runtime))):
         _write(tmp_path / name, {**files, "main.py": files["main.py"]}, transform)
         if name == "desugared":
             (tmp_path / name / "main.py").write_text(files["main.py"])  # the importer as written
@@ -386,3 +417,4 @@ def test_deprecation_on_import_is_shown_where_the_importer_is(tmp_path: Path) ->
         outputs.append((run_main.returncode, run_main.stdout, run_main.stderr.replace(str(tmp_path / name), "")))
     assert outputs[0] == outputs[1]
     assert "main.py:1: DeprecationWarning: pkg.old is deprecated" in outputs[0][2]
+    assert "main.py:1: DeprecationWarning: pkg.old is deprecated too" in outputs[0][2]

@@ -61,3 +61,33 @@ def lower_namespace_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
         return node
     node.func = b.call(cx.rt("namespace_callee"), b.load(namespace.param), node.func)
     return node
+
+
+#: the names a call of ``warnings.warn`` is written with: ``warnings.warn``,
+#: ``warn`` (``from warnings import warn``), and ``_warn``
+WARN_NAMES = frozenset({"warn", "_warn"})
+
+
+def _may_be_warn(node: ast.Call) -> bool:
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr == "warn" and not hasattr(node, NAMESPACE_CALL_MARK)
+    return isinstance(func, ast.Name) and func.id in WARN_NAMES and not hasattr(node, NAMESPACE_CALL_MARK)
+
+
+@expr_rule(
+    ast.Call,
+    id="warn-callee",
+    summary="warnings.warn(message, stacklevel=n) names the frame n - 1 callers out: a call that may "
+    "be of warn counts them over the frames CPython runs, not the runtime's helpers",
+    before="def deprecated():\n    warnings.warn('old', stacklevel=2)",
+    after="def deprecated():\n    _us_warn_callee(_us_getattr(warnings, _us_s_warn))(_us_s_old, stacklevel=2)",
+    reference="expressions.html#calls",
+    applies=_may_be_warn,
+)
+def lower_warn_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
+    """A call of ``.warn`` or of ``warn`` (``namespace-callee`` covers the
+    calls of a module or class body): the helper looks at the callee when the
+    call runs, and gives ``warn_counted`` for ``warnings.warn``."""
+    node.func = b.call(cx.rt("warn_callee"), node.func)
+    return node

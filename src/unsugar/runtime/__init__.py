@@ -35,6 +35,7 @@ MODULES = (
     "async_generators",
     "type_params",
     "imports",
+    "stacklevels",
     "classes",
     "matching",
     "modules",

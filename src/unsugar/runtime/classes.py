@@ -15,9 +15,6 @@ classes_builtin_vars = vars
 classes_builtin_dir = dir
 classes_builtin_exec = exec
 classes_builtin_eval = eval
-#: ``warnings.warn``: the C one, which ``warnings`` takes, of ``_warnings``
-#: (loaded as the interpreter starts; not imported here); None if it is blocked
-classes_warn = getattr(dict.get(classes_sys.modules, "_warnings"), "warn", None)
 
 
 def namespace_lookup(namespace, name):
@@ -45,7 +42,7 @@ def namespace_load(namespace, name):
 #: the builtins that read the namespace of their caller, by id: 1 ``locals``
 #: and ``vars``, 2 ``dir``, 3 ``exec`` and ``eval`` (the helpers below compare
 #: with int and dict methods, which need no other helper); and 4
-#: ``warnings.warn``, which counts its caller's callers (``body_warn``)
+#: ``warnings.warn``, which counts its caller's callers (``warn_counted``)
 def classes_warn_entries(warn):
     """The entry of ``warnings.warn`` in ``classes_namespace_readers``, if it is loaded."""
     if warn is None:
@@ -55,7 +52,8 @@ def classes_warn_entries(warn):
 
 classes_namespace_readers = operator_table(  # noqa: F821  (runtime/operators.py)
     (classes_builtin_locals, 1), (classes_builtin_vars, 1), (classes_builtin_dir, 2),
-    (classes_builtin_exec, 3), (classes_builtin_eval, 3), *classes_warn_entries(classes_warn))
+    (classes_builtin_exec, 3), (classes_builtin_eval, 3),
+    *classes_warn_entries(stacklevels_warn))  # noqa: F821  (runtime/stacklevels.py)
 classes_reader_kind = classes_namespace_readers.get
 classes_int_le = int.__le__
 classes_tuple_item = tuple.__getitem__
@@ -71,101 +69,10 @@ def namespace_callee(namespace, function):
     itself."""
     kind = classes_reader_kind(id(function), 0)
     if operator_int_eq(kind, 4):  # noqa: F821
-        return body_warn
+        return warn_counted  # noqa: F821  (runtime/stacklevels.py)
     if kind:
         return namespace_reader(namespace, function, frame_of_caller(1).f_globals)  # noqa: F821
     return function
-
-
-def body_warn(*args, **kwargs):
-    """``warnings.warn`` called in a module or class body. Its ``stacklevel``
-    names a frame by counting callers, and the output runs more frames than
-    CPython: the module def and the module's own frame above a module body,
-    ``build_class`` above a class body, and this one. ``warnings.warn`` is
-    called with the level that names, from here, the frame CPython's names."""
-    call = body_warn_call(args, kwargs)
-    return classes_warn(*call[0], **call[1])
-
-
-def body_warn_call(args, kwargs):
-    """The arguments ``body_warn`` calls ``warnings.warn`` with: ``args`` and
-    ``kwargs``, the ``stacklevel`` counted again (as they are if it is no
-    int, which ``warn`` rejects)."""
-    count = len(args)
-    level = classes_tuple_item(args, 2) if classes_int_le(3, count) else dict.get(kwargs, "stacklevel", 1)
-    skip = dict.get(kwargs, "skip_file_prefixes", ())
-    if not isinstance(level, int) or type(skip) is not tuple or not classes_int_le(abs(level), 1 << 30):
-        return args, kwargs
-    if skip and level < 2:  # (3.12+: warn's own rule)
-        level = 2
-    target = body_warn_target(frame_of_caller(2), level, skip)  # noqa: F821  (the body)
-    level = body_warn_level(frame_of_caller(1), target, skip)  # noqa: F821  (body_warn)
-    if classes_int_le(3, count):
-        return (*args[:2], level, *args[3:]), kwargs
-    return args, {**kwargs, "stacklevel": level}
-
-
-def body_warn_target(frame, level, skip):
-    """The frame ``warnings.warn(..., level)`` called in ``frame`` names as
-    CPython runs (``setup_context`` in ``Python/_warnings.c``): ``level - 1``
-    callers out, each past the import system's frames and those of the files
-    ``skip`` starts (none past them if ``frame`` is the import system's, or
-    ``level`` is not positive); None past the outermost."""
-    if level <= 0 or body_warn_internal(frame, ()):
-        while level > 1 and frame is not None:
-            frame = body_warn_back(frame)
-            level -= 1
-        return frame
-    while level > 1 and frame is not None:
-        frame = body_warn_back(frame)
-        while frame is not None and body_warn_internal(frame, skip):
-            frame = body_warn_back(frame)
-        level -= 1
-    return frame
-
-
-def body_warn_back(frame):
-    """The caller of ``frame`` as CPython runs: past ``build_class`` above a
-    class body; past the module def and the module's own frame above a module
-    body (module code, whose caller and its caller, named module code too,
-    have its globals)."""
-    back = frame.f_back
-    if back is None:
-        return None
-    if back.f_code is build_class.__code__:
-        return back.f_back
-    scope = frame.f_globals
-    if frame.f_code.co_name == "<module>" and back.f_globals is scope:
-        outer = back.f_back
-        if outer is not None and outer.f_globals is scope and outer.f_code.co_name == "<module>":
-            return outer.f_back
-    return back
-
-
-def body_warn_internal(frame, skip):
-    """Whether ``warnings`` steps over ``frame``: the import system's, or of a
-    file that one of ``skip`` starts, before its name's last character
-    (``PyUnicode_Tailmatch`` to -1: a prefix that is the whole name is none)."""
-    filename = frame.f_code.co_filename
-    if "importlib" in filename and "_bootstrap" in filename:
-        return True
-    if not skip or type(filename) is not str:
-        return False
-    return filename.startswith(skip, 0, -1)
-
-
-def body_warn_level(start, target, skip):
-    """The ``stacklevel`` that names ``target`` from ``start``, the frame that
-    calls ``warnings.warn``: one more for each caller out, past those
-    ``warnings`` steps over."""
-    level = 1
-    frame = start
-    while frame is not target and frame is not None:
-        frame = frame.f_back
-        while frame is not None and body_warn_internal(frame, skip):
-            frame = frame.f_back
-        level += 1
-    return level
 
 
 def namespace_reader(namespace, builtin, scope):

@@ -1,0 +1,118 @@
+"""``warnings.warn``'s ``stacklevel``, counted over the frames CPython runs.
+
+``warn(message, stacklevel=n)`` names the frame ``n - 1`` callers out from
+its caller (``setup_context`` in ``Python/_warnings.c``). The output runs
+frames CPython does not: the runtime's helpers (C code there:
+``__build_class__``, an operator's dispatch) and, above a module body, the
+module def and the module's own frame. A call that may be of ``warn``
+(rules ``warn-callee`` and ``namespace-callee``) calls ``warn_counted``
+instead, which passes ``warn`` the level that names, from its own frame, the
+frame CPython's names from the caller's.
+"""
+
+stacklevels_sys = __import__("sys")
+#: ``warnings.warn``: the C one, which ``warnings`` takes, of ``_warnings``
+#: (loaded as the interpreter starts; not imported here); None if it is blocked
+stacklevels_warn = getattr(dict.get(stacklevels_sys.modules, "_warnings"), "warn", None)
+
+
+def warn_callee(function):
+    """The callee of a call that may be ``warnings.warn``: ``warn_counted`` if it is."""
+    if function is stacklevels_warn and function is not None:
+        return warn_counted
+    return function
+
+
+def warn_counted(*args, **kwargs):
+    """``warnings.warn(*args, **kwargs)``, its ``stacklevel`` counted again."""
+    call = warn_arguments(args, kwargs)
+    return stacklevels_warn(*call[0], **call[1])
+
+
+def warn_arguments(args, kwargs):
+    """The arguments ``warn_counted`` calls ``warn`` with: ``args`` and
+    ``kwargs``, the ``stacklevel`` counted again (as they are if it is no int,
+    which ``warn`` rejects)."""
+    count = len(args)
+    level = tuple.__getitem__(args, 2) if int.__le__(3, count) else dict.get(kwargs, "stacklevel", 1)
+    skip = dict.get(kwargs, "skip_file_prefixes", ())
+    if not isinstance(level, int) or type(skip) is not tuple or not int.__le__(abs(level), 1 << 30):
+        return args, kwargs
+    if skip and level < 2:  # (3.12+: warn's own rule)
+        level = 2
+    target = warn_target(frame_of_caller(2), level, skip)  # noqa: F821  (the caller)
+    level = warn_level(frame_of_caller(1), target, skip)  # noqa: F821  (warn_counted)
+    if int.__le__(3, count):
+        return (*args[:2], level, *args[3:]), kwargs
+    return args, {**kwargs, "stacklevel": level}
+
+
+def warn_target(frame, level, skip):
+    """The frame ``warn(..., level)`` called in ``frame`` names as CPython runs:
+    ``level - 1`` callers out, each past the import system's frames and those
+    of the files ``skip`` starts (or past none, if ``frame`` is the import
+    system's or ``level`` is not positive); None past the outermost."""
+    if level <= 0 or warn_skipped(frame, ()):
+        while level > 1 and frame is not None:
+            frame = warn_back(frame)
+            level -= 1
+        return frame
+    while level > 1 and frame is not None:
+        frame = warn_back(frame)
+        while frame is not None and warn_skipped(frame, skip):
+            frame = warn_back(frame)
+        level -= 1
+    return frame
+
+
+def warn_back(frame):
+    """The caller of ``frame`` as CPython runs: past the module def and the
+    module's own frame above a module body (module code, whose caller and
+    its caller, named module code too, have its globals), and past the
+    runtime's helpers."""
+    back = frame.f_back
+    scope = frame.f_globals
+    if back is not None and frame.f_code.co_name == "<module>" and back.f_globals is scope:
+        outer = back.f_back
+        if outer is not None and outer.f_globals is scope and outer.f_code.co_name == "<module>":
+            back = outer.f_back
+    while back is not None and warn_helper(back):
+        back = back.f_back
+    return back
+
+
+def warn_helper(frame):
+    """Whether ``frame`` runs a runtime helper: one whose qualified name starts
+    as this one's, inlined in an output (``<prefix>module.<locals>.<prefix>``);
+    imported (``--runtime=import``), one of this module."""
+    own = warn_helper.__code__.co_qualname
+    stem = own[:-11]  # (without "warn_helper")
+    if stem:
+        return frame.f_code.co_qualname.startswith(stem)
+    return frame.f_globals is warn_helper.__globals__
+
+
+def warn_skipped(frame, skip):
+    """Whether ``warnings`` steps over ``frame``: the import system's, or of a
+    file that one of ``skip`` starts, before its name's last character
+    (``PyUnicode_Tailmatch`` to -1: a prefix that is the whole name is none)."""
+    filename = frame.f_code.co_filename
+    if "importlib" in filename and "_bootstrap" in filename:
+        return True
+    if not skip or type(filename) is not str:
+        return False
+    return filename.startswith(skip, 0, -1)
+
+
+def warn_level(start, target, skip):
+    """The ``stacklevel`` that names ``target`` from ``start``, the frame that
+    calls ``warn``: one more for each caller out, past those ``warnings``
+    steps over."""
+    level = 1
+    frame = start
+    while frame is not target and frame is not None:
+        frame = frame.f_back
+        while frame is not None and warn_skipped(frame, skip):
+            frame = frame.f_back
+        level += 1
+    return level
