@@ -371,6 +371,19 @@ WARNINGS = """
             def warn(self, message, stacklevel=1):
                 print("logged", message, stacklevel)
         Logger().warn("not warnings'", stacklevel=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            def raises():
+                warnings.warn("an error in a function")
+            for call in (lambda: warnings.warn("an error"), raises):
+                try:
+                    call()
+                except UserWarning as error:
+                    print(error, [entry.name for entry in traceback.extract_tb(error.__traceback__)])
+            try:
+                warnings.warn("an error in the body")
+            except UserWarning as error:
+                print(error, [entry.name for entry in traceback.extract_tb(error.__traceback__)])
         for bad in ("2", 2.0, 10**100):
             try:
                 warnings.warn("bad", stacklevel=bad)

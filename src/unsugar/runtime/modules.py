@@ -24,7 +24,8 @@ def module_code_named(body):
 
 
 def module_entry_dropped():
-    """In the handler of the module def: the exception being handled leaves
-    without the entry of the module def (whose caller's entry goes next)."""
+    """In the handler of the module def (or of a helper that stands for C
+    code, ``warn_counted``): the exception being handled leaves without the
+    entry of that def (whose caller's entry goes next)."""
     error = modules_sys.exception()
     error.__traceback__ = error.__traceback__.tb_next

@@ -24,9 +24,15 @@ def warn_callee(function):
 
 
 def warn_counted(*args, **kwargs):
-    """``warnings.warn(*args, **kwargs)``, its ``stacklevel`` counted again."""
+    """``warnings.warn(*args, **kwargs)``, its ``stacklevel`` counted again. A
+    warning raised as an error (``-W error``) leaves without this helper's
+    traceback entry, as it leaves the C ``warn``."""
     call = warn_arguments(args, kwargs)
-    return stacklevels_warn(*call[0], **call[1])
+    try:
+        return stacklevels_warn(*call[0], **call[1])
+    except BaseException:
+        module_entry_dropped()  # noqa: F821  (runtime/modules.py)
+        raise
 
 
 def warn_arguments(args, kwargs):
