@@ -319,6 +319,17 @@ def test_a_package_imported_before_the_hook_is_an_error(shared: Path) -> None:
         "desugar them (by a plugin?)" in result.stderr
 
 
+def test_a_package_pytest_imports_itself_is_named_with_the_way_around() -> None:
+    """pytest imports pygments as it starts: only a desugared copy can be tested."""
+    from unsugar.pytest_plugin import imported_early
+
+    message = imported_early(["pygments", "pygments.lexer"])
+    assert message.startswith("unsugar: pygments, pygments.lexer imported before --unsugar could desugar them")
+    assert message.endswith("; pytest imports pygments itself, before any plugin: desugar it with the "
+                            "command line (unsugar PACKAGE -o OUT) and run the tests on that copy")
+    assert "pytest imports" not in imported_early(["mini"])
+
+
 def test_a_package_pytest_would_rewrite_is_desugared(project: Path) -> None:
     """A conftest marks the package for assertion rewriting: it is desugared all the same."""
     conftest = project / "tests" / "conftest.py"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import fnmatch
 import keyword
 import os
+import re
 import sys
 import types
 from collections.abc import Iterable, Iterator, Sequence
@@ -286,6 +287,32 @@ class RecordingLoader(runner.DesugaringLoader):
         return code
 
 
+def imported_early(imported: list[str]) -> str:
+    """The error for the modules in scope ``imported`` before the hook: a
+    plugin's doing, or pytest's own, for a package pytest requires (it imports
+    pygments at start), which only a desugared copy can test."""
+    message = (f"unsugar: {', '.join(imported)} imported before --unsugar could desugar "
+               f"{'it' if len(imported) == 1 else 'them'} (by a plugin?): the tests would run plain code")
+    own = sorted({name.partition(".")[0] for name in imported} & _pytest_requirements())
+    if own:
+        message += (f"; pytest imports {', '.join(own)} itself, before any plugin: desugar "
+                    f"{'it' if len(own) == 1 else 'them'} with the command line "
+                    "(unsugar PACKAGE -o OUT) and run the tests on that copy")
+    return message
+
+
+def _pytest_requirements() -> set[str]:
+    """The import names of what pytest requires (its distribution's ``Requires-Dist``)."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    try:
+        requirements = requires("pytest") or []
+    except PackageNotFoundError:
+        return set()
+    names = (requirement.split(";")[0].strip() for requirement in requirements if "extra ==" not in requirement)
+    return {re.match(r"[A-Za-z0-9_.-]*", name).group().lower().replace("-", "_") for name in names}
+
+
 def _reason(exc: Exception) -> str:
     """Why a module was not desugared, in one line (for unsugar's own failure, an
     :class:`ImportError`, what caused it)."""
@@ -302,11 +329,7 @@ class Desugaring:
     def __init__(self, config: pytest.Config, plan: Plan) -> None:
         imported = sorted(name for name in sys.modules if _within(name, plan.packages))
         if imported:
-            raise pytest.UsageError(
-                f"unsugar: {', '.join(imported)} imported before --unsugar could desugar "
-                f"{'it' if len(imported) == 1 else 'them'} (by a plugin?): the tests would "
-                "run plain code"
-            )
+            raise pytest.UsageError(imported_early(imported))
         self.plan = plan
         self.root = config.rootpath
         self.test_files = tuple(config.getini("python_files"))
