@@ -694,8 +694,6 @@ def fixed_method(plans, kind, method, native):
             operator_plan_set(plans, planned_type(kind), native_plan(native, method))
 
 
-
-
 def unary_operation(name, symbol):
     """``OP operand``: ``type(operand).name(operand)``, or ``bad operand type for
     unary -: 'str'``."""
