@@ -57,6 +57,23 @@ def test_module_frame_locals_are_the_module_functions() -> None:
     assert rewritten == "False <module>\nFalse True\n"
 
 
+def test_frames_above_a_module_body_are_two_more() -> None:
+    """The module def and the module's own frame run above a module body:
+    code that walks the frames sees them (``warnings.warn`` counts past them,
+    ``test_module_namespace``), as python-dateutil's ``zoneinfo`` does when it
+    counts its own ``stacklevel``."""
+    original, rewritten = outputs("""
+        import sys
+        frame, names = sys._getframe(), []
+        while frame is not None and frame.f_code.co_filename == "<difftest>":
+            names.append(frame.f_code.co_name)
+            frame = frame.f_back
+        print(names)
+    """)
+    assert original == "['<module>']\n"
+    assert rewritten == "['<module>', '_us_module', '<module>']\n"
+
+
 def _frames(code: object) -> list[str]:
     namespace: dict[str, object] = {"__name__": "m"}
     try:
