@@ -408,6 +408,17 @@ def test_usage_errors(shared: Path, args: tuple[str, ...], message: str) -> None
     assert f"ERROR: unsugar: {message}" in result.stderr
 
 
+def test_a_directory_of_tests_with_helpers_is_not_taken_for_the_packages(project: Path) -> None:
+    """``pytest --unsugar tests`` reads ``tests`` as the packages: where it holds
+    helper modules beside the tests, that is an error too, not a run that
+    desugars the helpers and tests nothing of the project's."""
+    (project / "tests" / "__init__.py").write_text("")
+    (project / "tests" / "helpers.py").write_text("VALUE = 1\n")
+    result = run_pytest(project, "--unsugar", "tests")
+    assert result.returncode == 4
+    assert "ERROR: unsugar: tests is a directory of tests: its helpers would be desugared" in result.stderr
+
+
 def test_the_entry_point_loads_the_plugin(shared: Path, tmp_path: Path) -> None:
     """pyproject.toml's ``pytest11`` entry point, installed (as a distribution's
     metadata on the path), loads the plugin: no ``-p`` needed."""

@@ -355,6 +355,14 @@ class Desugaring:
                     f"unsugar: {name} holds no module to desugar (to test a directory, "
                     "write it before --unsugar, or write --unsugar=PKG)"
                 )
+            if name in NOT_PACKAGES and any(is_test_file(str(path), self.test_files)
+                                            for folder in {file.parent for file in found}
+                                            for path in folder.glob("*.py")):
+                raise pytest.UsageError(
+                    f"unsugar: {name} is a directory of tests: its helpers would be desugared, "
+                    "not the project's packages (to test a directory, write it before --unsugar, "
+                    "or write --unsugar=PKG)"
+                )
             files.update(file for file in found if not self.plan.excludes(file))
         self.modules = len(files)
 
