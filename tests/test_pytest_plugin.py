@@ -419,6 +419,40 @@ def test_a_directory_of_tests_with_helpers_is_not_taken_for_the_packages(project
     assert "ERROR: unsugar: tests is a directory of tests: its helpers would be desugared" in result.stderr
 
 
+FORGETFUL = """
+import dis
+import importlib
+import sys
+
+from test_desugared import SUGAR, codes
+
+
+def test_modules_imported_by_a_nested_run_are_forgotten_after_it():
+    before = set(sys.modules)
+    importlib.import_module("mini.extra")  # the first module not in the cache: the compiler is imported
+    for name in set(sys.modules) - before:  # pytester's nested runs put sys.modules back so
+        del sys.modules[name]
+    extra = importlib.import_module("mini.extra2")
+    assert extra.total([1, 2]) == 3
+    assert {op.opname for code in codes(extra) for op in dis.get_instructions(code)} & SUGAR == set()
+"""
+
+
+def test_the_compiler_survives_a_test_that_forgets_the_modules_it_imported(project: Path) -> None:
+    """pytester's nested runs take the modules they imported out of ``sys.modules``
+    again: the compiler, imported there on the first module the cache lacks,
+    must still desugar the next one whole (not with a registry of no rules)."""
+    assert run_pytest(project, "--unsugar").returncode == 0  # every module of mini cached
+    extra = "from __future__ import annotations\n\ndef total(values: list[int]) -> int:\n" \
+        "    result = 0\n    for value in values:\n        result += value\n    return result\n"
+    (project / "src" / "mini" / "extra.py").write_text(extra)
+    (project / "src" / "mini" / "extra2.py").write_text(extra)
+    (project / "tests" / "test_forgetful.py").write_text(FORGETFUL)
+    result = run_pytest(project, "tests/test_forgetful.py", "--unsugar")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
+
+
 def test_the_entry_point_loads_the_plugin(shared: Path, tmp_path: Path) -> None:
     """pyproject.toml's ``pytest11`` entry point, installed (as a distribution's
     metadata on the path), loads the plugin: no ``-p`` needed."""

@@ -330,6 +330,7 @@ class Desugaring:
         imported = sorted(name for name in sys.modules if _within(name, plan.packages))
         if imported:
             raise pytest.UsageError(imported_early(imported))
+        runner.load_compiler()  # (pytester's nested runs forget what they import)
         self.plan = plan
         self.root = config.rootpath
         self.test_files = tuple(config.getini("python_files"))

@@ -310,6 +310,18 @@ def install(
     return finder
 
 
+def load_compiler() -> None:
+    """Import the compiler and every rule now, not on the first module the cache
+    lacks. A test that puts ``sys.modules`` back as it found it (pytester's
+    nested runs do) would otherwise take them out again, and the next module
+    would be desugared by fresh copies of half of them (a registry without the
+    rules, whose modules stay imported)."""
+    import unsugar.pipeline  # noqa: F401  (the phases, and what they import)
+    from unsugar.registry import load_all
+
+    load_all()
+
+
 def uninstall(finder: DesugaringFinder) -> None:
     """Stop desugaring imports with ``finder`` (modules already imported stay)."""
     with contextlib.suppress(ValueError):
