@@ -410,3 +410,44 @@ WITH_COUNT = {
 @pytest.mark.parametrize("source", WITH_COUNT.values(), ids=WITH_COUNT.keys())
 def test_async_for_with_and_comprehensions(source: str) -> None:
     assert_same(COUNT + textwrap.dedent(source))
+
+
+TRACEBACK_THROUGH_DELEGATION = """
+import traceback
+
+async def inner():
+    raise ValueError("inner")
+
+async def outer():
+    try:
+        await inner()
+    except ValueError as error:
+        print([entry.name for entry in traceback.extract_tb(error.__traceback__)])
+    await inner()
+
+def numbers():
+    yield 1
+    raise KeyError("numbers")
+
+def delegating():
+    try:
+        yield from numbers()
+    except KeyError as error:
+        print([entry.name for entry in traceback.extract_tb(error.__traceback__)])
+    yield from numbers()
+
+try:
+    outer().send(None)
+except ValueError as error:
+    print([entry.name for entry in traceback.extract_tb(error.__traceback__)])
+try:
+    list(delegating())
+except KeyError as error:
+    print([entry.name for entry in traceback.extract_tb(error.__traceback__)])
+"""
+
+
+def test_an_error_through_await_or_yield_from_has_one_entry_of_the_delegating_frame() -> None:
+    """The error a subiterator raises is raised again by a helper: the
+    delegating frame's entry, which that frame adds again, is dropped first."""
+    assert_same(TRACEBACK_THROUGH_DELEGATION)

@@ -91,11 +91,14 @@ def yield_from_subtype(klass, base):
 
 def yield_from_stopped():
     """In the handler of the resumption: the value of the ``yield from`` for a
-    ``StopIteration`` (its ``value`` slot); any other exception is raised again.
+    ``StopIteration`` (its ``value`` slot); any other exception is raised again,
+    without the delegating frame's traceback entry, which that frame adds again
+    as the exception leaves this call (one entry, as CPython's ``SEND`` makes).
     """
     stop = yield_from_handled_exception()
     if yield_from_is_stop(type(stop)):
         return yield_from_stop_value(stop)
+    stop.__traceback__ = stop.__traceback__.tb_next
     raise
 
 
