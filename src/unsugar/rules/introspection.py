@@ -69,10 +69,12 @@ WARN_NAMES = frozenset({"warn", "_warn"})
 
 
 def _may_be_warn(node: ast.Call) -> bool:
+    """A call of ``.warn`` or of a name of :data:`WARN_NAMES` (one of a module or
+    class body is ``namespace-callee``'s)."""
     func = node.func
-    if isinstance(func, ast.Attribute):
-        return func.attr == "warn" and not hasattr(node, NAMESPACE_CALL_MARK)
-    return isinstance(func, ast.Name) and func.id in WARN_NAMES and not hasattr(node, NAMESPACE_CALL_MARK)
+    named = func.attr == "warn" if isinstance(func, ast.Attribute) else \
+        isinstance(func, ast.Name) and func.id in WARN_NAMES
+    return named and not hasattr(node, NAMESPACE_CALL_MARK)
 
 
 @expr_rule(

@@ -39,10 +39,6 @@ def namespace_load(namespace, name):
     return value
 
 
-#: the builtins that read the namespace of their caller, by id: 1 ``locals``
-#: and ``vars``, 2 ``dir``, 3 ``exec`` and ``eval`` (the helpers below compare
-#: with int and dict methods, which need no other helper); and 4
-#: ``warnings.warn``, which counts its caller's callers (``warn_counted``)
 def classes_warn_entries(warn):
     """The entry of ``warnings.warn`` in ``classes_namespace_readers``, if it is loaded."""
     if warn is None:
@@ -50,6 +46,10 @@ def classes_warn_entries(warn):
     return ((warn, 4),)
 
 
+#: the builtins that read the namespace of their caller, by id: 1 ``locals``
+#: and ``vars``, 2 ``dir``, 3 ``exec`` and ``eval`` (the helpers below compare
+#: with int and dict methods, which need no other helper); and 4
+#: ``warnings.warn``, which counts its caller's callers (``warn_counted``)
 classes_namespace_readers = operator_table(  # noqa: F821  (runtime/operators.py)
     (classes_builtin_locals, 1), (classes_builtin_vars, 1), (classes_builtin_dir, 2),
     (classes_builtin_exec, 3), (classes_builtin_eval, 3),
