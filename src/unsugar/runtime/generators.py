@@ -98,7 +98,7 @@ def yield_from_stopped():
     stop = yield_from_handled_exception()
     if yield_from_is_stop(type(stop)):
         return yield_from_stop_value(stop)
-    stop.__traceback__ = stop.__traceback__.tb_next
+    module_entry_dropped()  # noqa: F821  (runtime/modules.py)
     raise
 
 

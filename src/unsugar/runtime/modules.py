@@ -25,7 +25,8 @@ def module_code_named(body):
 
 def module_entry_dropped():
     """In the handler of the module def (or of a helper that stands for C
-    code, ``warn_counted``): the exception being handled leaves without the
-    entry of that def (whose caller's entry goes next)."""
+    code, ``warn_counted``, or that raises again what a frame caught,
+    ``yield_from_stopped``): the exception being handled leaves without its
+    first traceback entry, which the frame it enters adds again."""
     error = modules_sys.exception()
     error.__traceback__ = error.__traceback__.tb_next
