@@ -451,3 +451,85 @@ def test_an_error_through_await_or_yield_from_has_one_entry_of_the_delegating_fr
     """The error a subiterator raises is raised again by a helper: the
     delegating frame's entry, which that frame adds again, is dropped first."""
     assert_same(TRACEBACK_THROUGH_DELEGATION)
+
+
+THROWN_INTO_DELEGATION = """
+import gc, traceback, weakref
+
+class Kept:
+    def __init__(self, name):
+        weakref.finalize(self, print, name, "freed")
+
+class Pending:
+    def __await__(self):
+        yield self
+
+def entries(error):
+    return [entry.name for entry in traceback.extract_tb(error.__traceback__)]
+
+async def task():
+    kept = Kept("task's")
+    await Pending()
+
+def sub():
+    yield 1
+
+def delegating(iterable):
+    kept = Kept("delegating's")
+    yield from iterable
+
+async def agen():
+    kept = Kept("agen's")
+    await Pending()
+    yield 1
+
+def raised():
+    try:
+        raise KeyError("earlier")
+    except KeyError as error:
+        return error
+
+gc.disable()
+coroutine = task()
+coroutine.send(None)
+try:
+    coroutine.throw(KeyError("thrown"))
+except KeyError as error:
+    print("caught", entries(error))
+print("after the handler")
+for iterable, thrown in [(sub(), KeyError), (iter([1, 2]), KeyError), (sub(), raised()),
+                         (iter([1, 2]), raised())]:
+    generator = delegating(iterable)
+    next(generator)
+    try:
+        generator.throw(thrown)
+    except KeyError as error:
+        print("caught", entries(error))
+    del error
+    print("after the handler")
+generator = delegating(iter([1, 2]))
+next(generator)
+generator.close()
+print("closed")
+awaitable = agen().asend(None)
+awaitable.send(None)
+try:
+    awaitable.throw(KeyError("thrown"))
+except KeyError:
+    print("caught")
+print("after the handler")
+awaitable = agen().asend(None)
+awaitable.send(None)
+awaitable.close()
+print("closed")
+gc.enable()
+"""
+
+
+@pytest.mark.parametrize("semantics", ["python", "native"])
+def test_an_exception_thrown_into_a_delegating_frame_is_freed_with_its_handler(semantics: str) -> None:
+    """No local of the delegating frame, and none of a runtime frame the
+    exception leaves, holds the exception or the ``throw`` bound to it (a
+    cycle that only the garbage collector would free), and its traceback has
+    the entries CPython's has."""
+    assert_same(THROWN_INTO_DELEGATION, semantics=semantics)

@@ -30,37 +30,39 @@ from unsugar.registry import expr_rule
     before="r = yield from g()",
     after="_us_yf_1 = _us_yield_from_iter(g())\n"
     "_us_next_1 = _us_yield_from_method_type(next, _us_yf_1)  # next(_us_yf_1), from C\n"
+    "_us_box_1 = []  # what is yielded, or thrown in\n"
     "_us_step_1 = _us_next_1\n"
     "_us_sent_1 = None\n"
-    "_us_thrown_1 = None\n"
     "_us_going_1 = 1\n"
     "_us_throwing_1 = 0\n"
     "try:\n"
     "    _us_step_1 = _us_step_1()\n"
-    "except:\n"
+    "except:  # the subiterator is done: nothing of it is kept\n"
+    "    _us_step_1 = None\n"
+    "    _us_yf_1 = None\n"
+    "    _us_next_1 = None\n"
+    "    _us_box_1 = None\n"
     "    _us_step_1 = _us_yield_from_stopped()\n"
     "    _us_going_1 = 0\n"
     "while _us_going_1:\n"
+    "    _us_box_1.append(_us_step_1)\n"
+    "    _us_step_1 = None\n"
     "    try:\n"
-    "        _us_sent_1 = yield _us_step_1\n"
+    "        _us_sent_1 = yield _us_box_1.pop()\n"
     "    except:\n"
-    "        _us_thrown_1 = _us_handled_exception()\n"
+    "        _us_box_1.append(_us_yield_from_thrown())\n"
     "        _us_throwing_1 = 1\n"
     "    _us_step_1 = _us_next_1\n"
     "    while _us_sent_1 is not None:\n"
     "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, _us_sent_1, None)\n"
     "        _us_sent_1 = None\n"
     "    while _us_throwing_1:\n"
-    "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, None, _us_thrown_1)\n"
-    "        _us_thrown_1 = None\n"
+    "        _us_step_1 = _us_yield_from_resumption(_us_yf_1, None, _us_box_1.pop())\n"
     "        _us_throwing_1 = 0\n"
     "    try:\n"
     "        _us_step_1 = _us_step_1()\n"
     "    except:\n"
-    "        _us_step_1 = _us_yield_from_stopped()\n"
-    "        _us_going_1 = 0\n"
-    "_us_yf_1 = None\n"
-    "_us_next_1 = None\n"
+    "        ...  # as above\n"
     "r = _us_step_1  # the StopIteration's value",
     reference="expressions.html#yield-expressions",
     custom_order=True,
@@ -78,12 +80,17 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
     at the ``yield`` and handed to the next resumption, outside the handler;
     it is raised again when the subiterator does not take it. Only a
     ``StopIteration`` from the subiterator itself ends the loop (or, from
-    3.12, one thrown in that it does not take). The
-    temporaries are cleared as soon as their values are used, so that
-    nothing sent or thrown in is kept alive.
+    3.12, one thrown in that it does not take).
+
+    No local keeps what CPython keeps on its stack: the value yielded and
+    the exception thrown in pass through a box, and when the resumption
+    raises, every temporary is cleared before the exception goes on, as
+    CPython's unwinding pops them. (A local holding the exception, or the
+    ``throw`` bound to it, would make a cycle through the exception's
+    traceback, freed only by the garbage collector.)
     """
     iterator, step, resume_next = cx.temp("yf"), cx.temp("step"), cx.temp("next")
-    sent, thrown = cx.temp("sent"), cx.temp("thrown")
+    sent, box = cx.temp("sent"), cx.temp("box")
     # flags: the subiterator has not stopped; an exception was thrown in
     going, throwing = cx.temp("going"), cx.temp("throwing")
     none = cx.none
@@ -96,41 +103,40 @@ def delegate(subiterator: ast.expr, node: ast.expr, cx: Lowerer) -> ast.expr:
         does not raise again) gives the result and ends the loop."""
         return b.try_except(
             [b.assign(step, b.call(b.load(step)))],
-            [b.assign(step, b.call(cx.rt("yield_from_stopped"))), b.assign(going, b.int_(0))],
+            [*cx.released([step, iterator, resume_next, box]),
+             b.assign(step, b.call(cx.rt("yield_from_stopped"))), b.assign(going, b.int_(0))],
         )
 
+    def boxed(value: ast.expr) -> ast.stmt:
+        return b.expr(b.call(cx.method("list", "append"), b.load(box), value))
+
+    def unboxed() -> ast.expr:
+        return b.call(cx.method("list", "pop"), b.load(box))
+
     cx.emit(b.copy_location(b.assign(iterator, subiterator), node))
-    # the value yielded is handed over in a box, made once: the frame holds nothing while suspended
-    box = cx.temp("box")
-    hand_over = [b.expr(b.call(cx.method("list", "append"), b.load(box), b.load(step))),
-                 *cx.released([step])]
-    yielded = b.call(cx.method("list", "pop"), b.load(box))
     cx.emit(*b.located([
         b.assign(resume_next, b.call(cx.rt("yield_from_method_type"), cx.builtin("next"), b.load(iterator))),
         b.assign(box, b.call(cx.builtin("list"))),
         b.assign(step, b.load(resume_next)),
         b.assign(sent, none()),
-        b.assign(thrown, none()),
         b.assign(going, b.int_(1)),
         b.assign(throwing, b.int_(0)),
         resume(),
         b.while_(b.load(going), [
-            *hand_over,
+            boxed(b.load(step)),
+            *cx.released([step]),
             b.try_except(
-                [b.assign(sent, ast.Yield(value=yielded))],
-                [b.assign(thrown, b.call(cx.rt("handled_exception"))), b.assign(throwing, b.int_(1))],
+                [b.assign(sent, ast.Yield(value=unboxed()))],
+                [boxed(b.call(cx.rt("yield_from_thrown"))), b.assign(throwing, b.int_(1))],
             ),
             # what ``next`` resumes with is made once; a value sent or an exception thrown in
             # gets its own resumption (each ``while`` runs at most once)
             b.assign(step, b.load(resume_next)),
             b.while_(cx.identity(b.load(sent), none(), same=False),
                      [b.assign(step, resumption(b.load(sent), none())), b.assign(sent, none())]),
-            b.while_(b.load(throwing), [b.assign(step, resumption(none(), b.load(thrown))),
-                                        b.assign(thrown, none()), b.assign(throwing, b.int_(0))]),
+            b.while_(b.load(throwing), [b.assign(step, resumption(none(), unboxed())),
+                                        b.assign(throwing, b.int_(0))]),
             resume(),
         ]),
-        b.assign(iterator, none()),
-        b.assign(resume_next, none()),
-        b.assign(box, none()),
     ], node))
     return b.load(step)

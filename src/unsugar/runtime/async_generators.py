@@ -271,7 +271,11 @@ def async_generator_asend_next(awaitable):
 
 
 def async_generator_asend_throw(awaitable, *args):
-    return async_generator_thrown_in(awaitable, "anext", args)
+    try:
+        return async_generator_thrown_in(awaitable, "anext", args)
+    except BaseException:
+        args = None  # what leaves holds this frame: no cycle through the exception thrown in
+        raise
 
 
 def async_generator_thrown_in(awaitable, method, args):
@@ -371,13 +375,17 @@ def async_generator_athrow_next(awaitable):
 
 
 def async_generator_athrow_throw(awaitable, *args):
-    if awaitable.argument is not None:
-        return async_generator_thrown_in(awaitable, "athrow", args)
-    agen = async_generator_checked(awaitable, "aclose")
-    if int.__eq__(awaitable.state, 0):
-        awaitable.state = 1
-        agen.running = True
-    return async_generator_closing(awaitable, None, args)
+    try:
+        if awaitable.argument is not None:
+            return async_generator_thrown_in(awaitable, "athrow", args)
+        agen = async_generator_checked(awaitable, "aclose")
+        if int.__eq__(awaitable.state, 0):
+            awaitable.state = 1
+            agen.running = True
+        return async_generator_closing(awaitable, None, args)
+    except BaseException:
+        args = None  # as in async_generator_asend_throw
+        raise
 
 
 def async_generator_asend_finalize(awaitable):

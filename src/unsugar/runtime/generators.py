@@ -102,6 +102,15 @@ def yield_from_stopped():
     raise
 
 
+def yield_from_thrown():
+    """In the handler of the ``yield``: the exception thrown into the delegating
+    generator, without the traceback entry its frame got at the ``yield``
+    (CPython hands it to the subiterator before it reaches that frame)."""
+    error = yield_from_handled_exception()
+    error.__traceback__ = error.__traceback__.tb_next
+    return error
+
+
 def yield_from_ended(value):
     """A resumption that ends the ``yield from`` with ``value``: a ``StopIteration``
     of its own, which the delegating generator handles as the subiterator's."""
@@ -129,16 +138,22 @@ def yield_from_resumption(iterator, sent, thrown):
 
 
 def yield_from_throw(iterator, thrown):
-    """The resumption for an exception thrown in (see :func:`yield_from_resumption`)."""
+    """The resumption for an exception thrown in (see :func:`yield_from_resumption`).
+    An exception raised again is raised when the delegating generator calls
+    the resumption, so that it leaves no frame of the runtime behind (their
+    locals would hold it); before 3.12 a ``StopIteration`` is raised at once,
+    where the delegating generator does not take it for the subiterator's."""
     if yield_from_subtype(type(thrown), GeneratorExit):
         close = yield_from_method(iterator, "close")
         if close is not yield_from_missing:
             close()
-        yield_from_reraise(thrown)
+        return yield_from_partial(yield_from_reraise, thrown)
     throw = yield_from_method(iterator, "throw")
-    if throw is yield_from_missing:
-        yield_from_reraise(thrown)
-    return yield_from_partial(throw, thrown)
+    if throw is not yield_from_missing:
+        return yield_from_partial(throw, thrown)
+    if yield_from_cleanup_throw or not yield_from_subtype(type(thrown), StopIteration):
+        return yield_from_partial(yield_from_reraise, thrown)
+    yield_from_reraise(thrown)
 
 
 def yield_from_method(iterator, name):
@@ -150,10 +165,13 @@ def yield_from_method(iterator, name):
 
 
 def yield_from_reraise(error):
-    """Raise ``error`` again, as the generator got it: its context is kept."""
+    """Raise ``error`` again, as the generator got it: its context and its
+    traceback are kept (without an entry of this frame)."""
     context = yield_from_context_slot.__get__(error)
+    traceback = error.__traceback__
     try:
         raise error
     except:  # noqa: E722  (any exception: it is raised again)
         yield_from_context_slot.__set__(error, context)
+        error.__traceback__ = traceback
         raise
