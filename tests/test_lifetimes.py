@@ -182,6 +182,38 @@ SNIPPETS = {
         first = rest = None
         print("after match")
     """,
+    "exception_leaving_the_frame": """
+        import gc
+        class Outcome:  # an error that raises its exception (outcome's Error)
+            def __init__(self, error):
+                self.error = error
+                self.n = "outcome"
+                watch(self)
+            def unwrap(self):
+                error = self.error
+                try:
+                    raise error
+                finally:
+                    del error, self
+        def unwrapped(make, fallback):
+            return (make() or fallback).unwrap()
+        def looping(items):
+            for item in items:
+                for inner in [R(item)]:
+                    f(R(10), R(11), (R(12) and 1) // 0)
+        gc.disable()
+        try:
+            unwrapped(lambda: Outcome(KeyError("k")), None)
+        except KeyError:
+            print("handled")
+        print("after handler")
+        try:
+            looping([1, 2])
+        except ZeroDivisionError:
+            print("handled")
+        print("after handler")
+        gc.enable()
+    """,
 }
 
 

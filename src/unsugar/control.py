@@ -50,6 +50,7 @@ from typing import Any, Generic, TypeVar
 from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import ForLoop, WithBlock
+from unsugar.lifetimes import held_temporaries
 from unsugar.registry import control_rule
 from unsugar.trees import block_fields, children, copy_tree, core_bound_names, position
 from unsugar.unit import Unit
@@ -211,9 +212,12 @@ class Flow:
         return self.levels[-1]
 
     def scope_body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
-        """The scope's statements. In a function, an exception leaving a loop
-        drops its iterator (the frame lives on in the traceback) through one
-        ``try`` around the body, where the nesting limit leaves room for it."""
+        """The scope's statements. In a function, an exception leaving it drops
+        what CPython's stack held and the output's temporaries hold, the
+        iterators of its loops and the values of its expressions (the frame
+        lives on in the traceback: a temporary that holds something which
+        holds the exception is a cycle), through one ``try`` around the body,
+        where the nesting limit leaves room for it."""
         self.iterators.append([])
         with self.level_of("scope", start=b.int_(1)) as root:
             self.block(stmts)
@@ -223,8 +227,14 @@ class Flow:
                 self.out.insert(0, b.assign(self.returns.pending["return"], b.int_(0)))
         self._finish_outlined()
         iterators = self.iterators.pop()
-        if iterators and self.kind == "function" and self.max_depth < self.limit:
-            return [b.try_except(self.out, [*self._drop(iterators), b.raise_()])]
+        if self.kind != "function" or self.max_depth >= self.limit:
+            return self.out
+        # the last pushed first, the iterators of outer loops last
+        held = [name for name in held_temporaries(stmts, self.unit, ever=True, defs=False)
+                if name not in iterators]
+        dropped = [*held[::-1], *iterators[::-1]]
+        if dropped:
+            return [b.try_except(self.out, [*self._drop(dropped), b.raise_()])]
         return self.out
 
     def _finish_outlined(self) -> None:

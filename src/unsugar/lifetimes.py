@@ -18,22 +18,25 @@ from unsugar.trees import block_fields
 from unsugar.unit import Unit
 
 
-def held_temporaries(stmts: list[ast.stmt], unit: Unit, ever: bool = False) -> list[str]:
+def held_temporaries(
+    stmts: list[ast.stmt], unit: Unit, ever: bool = False, defs: bool = True
+) -> list[str]:
     """The temporaries ``stmts`` bind (not in nested scopes) that may still hold
     an object after them, in the order first bound: a value other than an int,
     a ``bool`` flag or None was stored, and (unless ``ever``) not released
     since by a store that always runs. A def under a temporary name holds its
-    function; a loop releases its own iterator."""
+    function (unless not ``defs``: until it is stored, a statement or two
+    later); a loop releases its own iterator."""
     if not stmts:
         return []
     held: dict[str, bool] = {}
     names = unit.names
-    _walk_held(stmts, True, held, ever, names.is_temporary, names.fixed("none"), names.fixed("bool"))
+    _walk_held(stmts, True, held, ever, defs, names.is_temporary, names.fixed("none"), names.fixed("bool"))
     return [name for name, holds in held.items() if holds]
 
 
 def _walk_held(
-    block: list[ast.stmt], always: bool, held: dict[str, bool], ever: bool,
+    block: list[ast.stmt], always: bool, held: dict[str, bool], ever: bool, defs: bool,
     is_temporary: Callable[[str], bool], none: str, flag: str,
 ) -> None:
     """Note in ``held`` each temporary ``block`` binds, and whether it may
@@ -51,17 +54,17 @@ def _walk_held(
                         held[name] = False
                 continue
         elif kind is ast.FunctionDef:
-            if is_temporary(stmt.name):
+            if defs and is_temporary(stmt.name):
                 held[stmt.name] = True
             continue
         elif kind is ForLoop:
-            _walk_held(stmt.body, False, held, ever, is_temporary, none, flag)
+            _walk_held(stmt.body, False, held, ever, defs, is_temporary, none, flag)
             held[stmt.iterator] = False
             continue
         for part in block_fields(kind):  # (a handler or a case: its body, as a block's)
             inner = getattr(stmt, part, None)
             if inner:
-                _walk_held(inner, False, held, ever, is_temporary, none, flag)
+                _walk_held(inner, False, held, ever, defs, is_temporary, none, flag)
 
 
 def _holds_nothing(value: ast.expr, none: str, flag: str) -> bool:
