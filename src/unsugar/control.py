@@ -275,6 +275,13 @@ class Flow:
         else:
             self.append(stmt)
 
+    def emit_kept(self, stmt: ast.stmt) -> None:
+        """Write a compound statement kept as sugar, whose blocks are lowered: a
+        jump in them may clear the level's flag, so what follows is written
+        in a segment of its own, which tests the flag again."""
+        self.emit(stmt)
+        self.open = None
+
     def emit(self, stmt: ast.stmt) -> None:
         """Write a simple statement of the current level, in a segment if it may be off."""
         level = self.levels[-1]
@@ -463,7 +470,7 @@ class Flow:
             # a kept loop's real break/continue must not end up inside a while
             body = self.new_block(node.body)
             orelse = self.new_block(node.orelse) if node.orelse else []
-            self.emit(b.copy_location(b.if_(node.test, body, orelse), node))
+            self.emit_kept(b.copy_location(b.if_(node.test, body, orelse), node))
             return
         self.unit.note("if", node)
         if self._guard_clause(node):
@@ -667,7 +674,7 @@ class Flow:
             self.loops.pop()
         if node.orelse:
             loop.orelse = self.new_block(node.orelse)
-        self.emit(b.copy_location(loop, node))
+        self.emit_kept(b.copy_location(loop, node))
 
     def _For(self, node: ast.For | ast.AsyncFor) -> None:
         """A kept ``for`` loop: its ``break`` and ``continue`` stay real."""
@@ -678,7 +685,7 @@ class Flow:
             self.loops.pop()
         if node.orelse:
             node.orelse = self.new_block(node.orelse)
-        self.emit(node)
+        self.emit_kept(node)
 
     _AsyncFor = _For
 
@@ -869,7 +876,7 @@ class Flow:
                     clause.body = self.new_block(clause.body)
             else:
                 setattr(node, name, self.new_block(value))
-        self.emit(node)
+        self.emit_kept(node)
 
 
 #: how :meth:`Flow.block` lowers each class of statement (filled as they are met)
