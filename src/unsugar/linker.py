@@ -269,7 +269,11 @@ def link(
             consts.append(assign)
     builtins_used = closure.builtins.union(unit.builtins)
     captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
-    return captures + boot + header + consts + rest + body
+    opening: list[ast.stmt] = []
+    if unit.keep:  # the docstring and future statements kept open the module
+        opening = [stmt for stmt in body if any(stmt is kept for kept in unit.opening)]
+        body = [stmt for stmt in body if not any(stmt is kept for kept in opening)]
+    return opening + captures + boot + header + consts + rest + body
 
 
 def _closure(

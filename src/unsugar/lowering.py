@@ -43,7 +43,7 @@ from unsugar.trees import (
     node_fields,
     walk,
 )
-from unsugar.unit import Unit
+from unsugar.unit import Unit, is_docstring
 
 #: where a sub-expression is: its owner, the field, the index in the field's list (or None)
 Slot = tuple[ast.AST, str, int | None]
@@ -399,10 +399,7 @@ class Lowerer:
         first = [stmt for hook in PROLOGUES for stmt in hook(body, self)]
         if not first:
             return body
-        head = body[0] if body else None
-        docstring = isinstance(head, ast.Expr) and isinstance(head.value, ast.Constant) \
-            and isinstance(head.value.value, str)
-        at = 1 if docstring else 0
+        at = 1 if body and is_docstring(body[0]) else 0
         return [*body[:at], *first, *body[at:]]
 
     def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
@@ -478,6 +475,12 @@ class Lowerer:
         return value
 
     def _stmt_Expr(self, node: ast.Expr) -> list[ast.stmt]:
+        """A docstring kept stays a string (else it is none)."""
+        owner = self.scope.node
+        if owner is not None and getattr(owner, "body", None) and owner.body[0] is node \
+                and is_docstring(node) and self.keeps("docstring"):
+            return [node]
+
         def lower() -> None:
             node.value = self.expr(node.value)
 

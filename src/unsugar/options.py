@@ -24,8 +24,26 @@ def comma_list(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(item for item in items if item))
 
 
+#: the rules a kept rule's sugar needs kept: an ``await``, an ``async for`` or
+#: ``with`` (or an asynchronous comprehension) stands only in an ``async def``;
+#: a name a kept statement binds is global only by a ``global`` statement; an
+#: annotation kept is a string only under its future statement; a docstring
+#: kept is a class's ``__doc__`` only in a ``class`` statement
+_ASYNC = ("async-def", "async-generator")
+KEPT_WITH = {
+    "await": _ASYNC, "async-for": (*_ASYNC, "global"), "async-with": (*_ASYNC, "global"),
+    "listcomp": _ASYNC, "setcomp": _ASYNC, "dictcomp": _ASYNC, "genexpr": _ASYNC,
+    "augassign": ("global",), "for": ("global",), "with": ("global",), "del-name": ("global",),
+    "import": ("global",), "import-from": ("global",), "walrus": ("global",),
+    "unpack": ("global",), "chained-assign": ("global",), "except": ("global",),
+    "match": ("global",), "class": ("global",), "annassign": ("global", "future"),
+    "annotation": ("future",), "docstring": ("class",),
+}
+
+
 def check_keep(keep: Iterable[str]) -> frozenset[str]:
-    """The rule ids of ``keep``, validated against the registry."""
+    """The rule ids of ``keep``, validated against the registry, with the
+    rules they need kept (``KEPT_WITH``)."""
     ids = frozenset(keep)
     if not ids:
         return ids
@@ -34,6 +52,11 @@ def check_keep(keep: Iterable[str]) -> frozenset[str]:
     unknown = sorted(ids - set(load_all()))
     if unknown:
         raise UnknownRuleError(f"unknown rule(s): {', '.join(unknown)}")
+    todo = list(ids)
+    while todo:
+        needed = set(KEPT_WITH.get(todo.pop(), ())) - ids
+        ids |= needed
+        todo.extend(needed)
     return ids
 
 

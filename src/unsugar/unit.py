@@ -75,6 +75,9 @@ class Unit:
     builtins: set[str] = field(default_factory=set)
     constants: dict[object, Constant] = field(default_factory=dict)
     future_annotations: bool = False
+    #: the statements that must open the output, if kept: the module's
+    #: docstring and its future statements
+    opening: list[ast.stmt] = field(default_factory=list)
     #: the module body runs as a def over the module's namespace (rule ``module``)
     module_def: bool = False
     #: ``python`` (the runtime's exact helpers) or ``native`` (the interpreter's own)
@@ -95,7 +98,13 @@ class Unit:
         """The unit of a module whose tree is ``tree``: its temporaries' names start
         with ``prefix``, or with one that no name of the tree starts with."""
         taken = input_names(tree) if prefix is None else set()
-        return cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
+        unit = cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
+        body = getattr(tree, "body", [])
+        docstring = body[:1] if body and is_docstring(body[0]) else []
+        unit.opening = [*docstring, *future_imports(tree)]
+        unit.future_annotations = any(alias.name == "annotations" for stmt in unit.opening
+                                      if is_future(stmt) for alias in stmt.names)
+        return unit
 
     def helper(self, name: str) -> ast.Name:
         """A reference to the runtime helper ``name``."""
@@ -142,3 +151,26 @@ class Unit:
             return Constant(name, ast.Call(self.helper(helper), [], []), value)
         data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
         return Constant(name, b.call(self.helper(f"{helper}_of"), *b.chunks(data)))
+
+
+def future_imports(tree: ast.AST) -> list[ast.ImportFrom]:
+    """The future statements that open the module ``tree`` (after its docstring)."""
+    body = getattr(tree, "body", [])
+    start = 1 if body and is_docstring(body[0]) else 0
+    out = []
+    for stmt in body[start:]:
+        if not is_future(stmt):
+            break
+        out.append(stmt)
+    return out
+
+
+def is_future(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is ``from __future__ import ...``."""
+    return isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__" and not stmt.level
+
+
+def is_docstring(stmt: ast.stmt) -> bool:
+    """Whether ``stmt``, first in its body, is the body's docstring."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
+        and isinstance(stmt.value.value, str)

@@ -291,16 +291,14 @@ def lower_lambda(node: ast.Lambda, cx: Lowerer) -> ast.expr:
     applies=lambda node: node.module == "__future__" and not node.level,
 )
 def lower_future(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
-    """``annotations`` makes every later annotation a string (recorded on the
-    unit for the annotation rules); the other features are always on."""
+    """``annotations`` makes every later annotation a string (the unit says so
+    to the annotation rules); the other features are always on."""
     out: list[ast.stmt] = []
     for alias in node.names:
         if alias.name not in __future__.all_feature_names:
             message = "not a chance" if alias.name == "braces" else \
                 f"future feature {alias.name} is not defined"
             raise SyntaxError(message, ("<unknown>", node.lineno, node.col_offset + 1, None))
-        if alias.name == "annotations":
-            cx.unit.future_annotations = True
         module = b.call(cx.builtin("__import__"), ast.Constant("__future__"))
         feature = b.call(cx.builtin("getattr"), module, ast.Constant(alias.name))
         out.append(b.assign(alias.asname or alias.name, feature))
