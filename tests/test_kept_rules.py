@@ -189,9 +189,10 @@ print(sorted(name for name in list(globals()) if not name.startswith("_")))
 '''
 
 
+@pytest.mark.parametrize("semantics", ["python", "native"])
 @pytest.mark.parametrize("rule_id", sorted(load_all()))
-def test_a_rule_kept_alone(rule_id: str) -> None:
-    assert_same(EVERY_CONSTRUCT, keep=(rule_id,))
+def test_a_rule_kept_alone(rule_id: str, semantics: str) -> None:
+    assert_same(EVERY_CONSTRUCT, keep=(rule_id,), semantics=semantics)
 
 
 def test_a_rule_kept_keeps_the_rules_its_sugar_needs() -> None:
