@@ -36,6 +36,7 @@ KEPT_WITH = {
     "augassign": ("global",), "for": ("global",), "with": ("global",), "del-name": ("global",),
     "import": ("global",), "import-from": ("global",), "walrus": ("global",),
     "unpack": ("global",), "chained-assign": ("global",), "except": ("global",),
+    "except-star": ("global",), "type-alias": ("global",),
     "match": ("global",), "class": ("global",), "annassign": ("global", "future"),
     "annotation": ("future",), "docstring": ("class",),
 }
