@@ -72,6 +72,24 @@ def generated(n):
     return "done"
 
 
+def searching(rows):
+    with Managed():
+        for row in rows:
+            if row == 9:
+                return "nine"
+            if row == 3:
+                break
+            print("row", row)
+        else:
+            print("no break")
+        i = 0
+        while i < 5:
+            i += 1
+            if i == 4:
+                return "four"
+    return "done"
+
+
 def closure():
     value = 1
 
@@ -138,7 +156,16 @@ async def ticks(n):
         yield i
 
 
+async def finishing(items):
+    await asyncio.sleep(0)
+    try:
+        return len(items)
+    finally:
+        items.clear()
+
+
 async def main():
+    print("finishing", await finishing([1, 2]))
     async with Managed() as m:
         values = [v async for v in ticks(3)]
     async for v in ticks(2):
@@ -152,6 +179,7 @@ print(counting(10), counter)
 g = generated(3)
 print(next(g), g.send(2), list(g))
 print(closure()())
+print(searching([1, 9, 3]), searching([1, 3, 9]), searching([1, 2]))
 for subject in [[1, 2, 3], {"k": 1, "z": 2}, Point(0, 0), 9, "b", 2.5]:
     print(matching(subject))
 errors()

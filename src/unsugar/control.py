@@ -180,10 +180,10 @@ class Level:
 class Flow:
     """Lowers the control flow of one scope (a module, class or function body)."""
 
-    def __init__(self, unit: Unit, kind: str, suspends: bool = False, is_async: bool = False) -> None:
+    def __init__(self, unit: Unit, kind: str, suspends: bool = False, async_generator: bool = False) -> None:
         self.unit = unit
         self.kind = kind
-        self.returns_value = not (suspends and is_async)  # an async generator returns nothing
+        self.returns_value = not async_generator  # (its ``return`` has no value)
         #: the blocks this scope may nest: from 3.13 a generator's or
         #: coroutine's body already sits in one (its ``StopIteration`` handler)
         self.limit = MAX_BLOCKS - (suspends and sys.version_info >= (3, 13))
@@ -278,8 +278,14 @@ class Flow:
     def emit_kept(self, stmt: ast.stmt) -> None:
         """Write a compound statement kept as sugar, whose blocks are lowered: a
         jump in them may clear the level's flag, so what follows is written
-        in a segment of its own, which tests the flag again."""
-        self.emit(stmt)
+        in a segment of its own, which tests the flag again. One that holds a
+        kept loop's real ``break`` or ``continue`` is guarded by an ``if``: a
+        segment's ``while`` would take the jump."""
+        level = self.level
+        if level.guarded and self._holds_real_jump([stmt]):
+            self.append(b.copy_location(b.if_(self.read(level), [stmt]), stmt))
+        else:
+            self.emit(stmt)
         self.open = None
 
     def emit(self, stmt: ast.stmt) -> None:
@@ -660,16 +666,27 @@ class Flow:
         with self.level_of("else", flag=iteration.flag):
             self.block(orelse)
 
+    def kept_loop_body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """The body of a kept loop. A jump out of it to an outer target (a
+        ``return`` through a ``finally``, an outer loop's ``break``) clears the
+        body's flag, and the loop must stop: the body ends with ``if not
+        flag: break``."""
+        with self.into([]) as out, self.level_of("kept", start=b.int_(1)) as body:
+            self.block(stmts)
+        if body.flag is not None:
+            out.append(b.if_(b.not_(b.load(body.flag)), [ast.Break()]))
+        return out or [b.nothing()]
+
     def _kept_while(self, node: ast.While, prelude: list[ast.stmt]) -> None:
         """A ``while`` whose ``break``/``continue`` stay real (kept sugar)."""
         self.loops.append((self.level, Loop("", kept=True)))
         try:
             if prelude:
                 test = [*prelude, b.if_(node.test, [], [ast.Break()])]
-                body = self.new_block([*test, *node.body])
+                body = self.kept_loop_body([*test, *node.body])
                 loop = ast.While(test=b.int_(1), body=body, orelse=[])
             else:
-                loop = ast.While(test=node.test, body=self.new_block(node.body), orelse=[])
+                loop = ast.While(test=node.test, body=self.kept_loop_body(node.body), orelse=[])
         finally:
             self.loops.pop()
         if node.orelse:
@@ -680,7 +697,7 @@ class Flow:
         """A kept ``for`` loop: its ``break`` and ``continue`` stay real."""
         self.loops.append((self.level, Loop("", kept=True)))
         try:
-            node.body = self.new_block(node.body)
+            node.body = self.kept_loop_body(node.body)
         finally:
             self.loops.pop()
         if node.orelse:
@@ -856,7 +873,8 @@ class Flow:
         is_async = isinstance(node, ast.AsyncFunctionDef)
         # (whether it suspends matters to an async def, and to the block limit of 3.13)
         suspends = (is_async or sys.version_info >= (3, 13)) and _yields(node.body)
-        node.body = Flow(self.unit, "function", suspends, is_async).scope_body(node.body) or [b.ret()]
+        async_generator = is_async and _yields(node.body, awaits=False)
+        node.body = Flow(self.unit, "function", suspends, async_generator).scope_body(node.body) or [b.ret()]
         self.emit(node)
 
     _AsyncFunctionDef = _FunctionDef
@@ -910,12 +928,13 @@ def _as_global_stores(stmts: list[ast.stmt], unit: Unit) -> list[ast.stmt]:
     return out
 
 
-def _yields(stmts: list[ast.stmt]) -> bool:
-    """Whether ``stmts`` yield or await in their own scope."""
+def _yields(stmts: list[ast.stmt], awaits: bool = True) -> bool:
+    """Whether ``stmts`` yield (or, with ``awaits``, await) in their own scope."""
+    kinds = (ast.Yield, ast.YieldFrom, ast.Await) if awaits else (ast.Yield, ast.YieldFrom)
     todo: list[ast.AST] = list(stmts)
     while todo:
         node = todo.pop()
-        if isinstance(node, ast.Yield | ast.YieldFrom | ast.Await):
+        if isinstance(node, kinds):
             return True
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
             todo.extend(children(node))
