@@ -223,6 +223,18 @@ def test_a_rule_kept_alone(rule_id: str, semantics: str) -> None:
     assert_same(EVERY_CONSTRUCT, keep=(rule_id,), semantics=semantics)
 
 
+KEPT_TOGETHER = {
+    "async": ("yield-from", "async-def", "await", "async-with", "async-for", "async-generator"),
+    "control_flow": ("if", "for", "while-else", "break", "continue", "try-finally", "try-else", "with"),
+    "names": ("global", "del-name", "walrus", "unpack", "augassign", "import-from"),
+}
+
+
+@pytest.mark.parametrize("keep", KEPT_TOGETHER.values(), ids=KEPT_TOGETHER.keys())
+def test_rules_kept_together(keep: tuple[str, ...]) -> None:
+    assert_same(EVERY_CONSTRUCT, keep=keep)
+
+
 def test_a_rule_kept_keeps_the_rules_its_sugar_needs() -> None:
     assert check_keep(["await"]) == {"await", "async-def", "async-generator"}
     assert check_keep(["docstring"]) == {"docstring", "class", "global"}
