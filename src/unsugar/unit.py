@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeGuard
 
 from unsugar import builder as b
 from unsugar.names import NameAllocator, input_names
@@ -99,9 +99,7 @@ class Unit:
         with ``prefix``, or with one that no name of the tree starts with."""
         taken = input_names(tree) if prefix is None else set()
         unit = cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
-        body = getattr(tree, "body", [])
-        docstring = body[:1] if body and is_docstring(body[0]) else []
-        unit.opening = [*docstring, *future_imports(tree)]
+        unit.opening = opening_of(tree)
         unit.future_annotations = any(alias.name == "annotations" for stmt in unit.opening
                                       if is_future(stmt) for alias in stmt.names)
         return unit
@@ -153,19 +151,17 @@ class Unit:
         return Constant(name, b.call(self.helper(f"{helper}_of"), *b.chunks(data)))
 
 
-def future_imports(tree: ast.AST) -> list[ast.ImportFrom]:
-    """The future statements that open the module ``tree`` (after its docstring)."""
+def opening_of(tree: ast.AST) -> list[ast.stmt]:
+    """The statements that open the module ``tree``: its docstring, if any,
+    and the future statements after it."""
     body = getattr(tree, "body", [])
-    start = 1 if body and is_docstring(body[0]) else 0
-    out = []
-    for stmt in body[start:]:
-        if not is_future(stmt):
-            break
-        out.append(stmt)
-    return out
+    at = 1 if body and is_docstring(body[0]) else 0
+    while at < len(body) and is_future(body[at]):
+        at += 1
+    return body[:at]
 
 
-def is_future(stmt: ast.stmt) -> bool:
+def is_future(stmt: ast.stmt) -> TypeGuard[ast.ImportFrom]:
     """Whether ``stmt`` is ``from __future__ import ...``."""
     return isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__" and not stmt.level
 

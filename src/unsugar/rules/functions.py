@@ -30,6 +30,7 @@ import sys
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule, stmt_rule
+from unsugar.unit import is_docstring, is_future
 
 Def = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -236,7 +237,7 @@ def annotation_source(node: ast.expr) -> str:
     reference="datamodel.html#user-defined-functions",
     applies=lambda node: not getattr(node, "decorator_list", None) and (
         docstring_of(node.body) is not None if isinstance(node, Def)
-        else isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        else is_docstring(node)
     ),
 )
 def lower_docstring(node: Def | ast.Expr, cx: Lowerer) -> list[ast.stmt]:
@@ -288,7 +289,7 @@ def lower_lambda(node: ast.Lambda, cx: Lowerer) -> ast.expr:
     before="from __future__ import annotations",
     after='annotations = _us_getattr(_us___import__("__future__"), "annotations")',
     reference="simple_stmts.html#future-statements",
-    applies=lambda node: node.module == "__future__" and not node.level,
+    applies=is_future,
 )
 def lower_future(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
     """``annotations`` makes every later annotation a string (the unit says so

@@ -22,6 +22,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
+from unsugar.unit import is_future
 
 
 def _fromlist(names: list[str], cx: Lowerer) -> ast.expr:
@@ -59,10 +60,6 @@ def lower_import(node: ast.Import, cx: Lowerer) -> list[ast.stmt]:
     return out
 
 
-def _is_future(node: ast.ImportFrom) -> bool:
-    return node.module == "__future__" and not node.level
-
-
 @stmt_rule(
     ast.ImportFrom,
     id="import-from",
@@ -73,7 +70,7 @@ def _is_future(node: ast.ImportFrom) -> bool:
     "a = _us_import_from(_us_module_1, _us_s_a)\nc = _us_import_from(_us_module_1, _us_s_b)\n"
     "_us_module_1 = _us_none",
     reference="simple_stmts.html#the-import-statement",
-    applies=lambda node: not _is_future(node) and node.names[0].name != "*",
+    applies=lambda node: not is_future(node) and node.names[0].name != "*",
 )
 def lower_import_from(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
     """The module is held in a temporary between the names, then released."""
@@ -101,7 +98,7 @@ def lower_import_from(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
     before="from m import *",
     after="_us_import_star(_us_import_name(_us_s_m, _us_tuple_of(_us_s_star), 0))",
     reference="simple_stmts.html#the-import-statement",
-    applies=lambda node: not _is_future(node) and node.names[0].name == "*",
+    applies=lambda node: not is_future(node) and node.names[0].name == "*",
 )
 def lower_import_star(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
     """Only a module body may do it (CPython's compiler refuses it elsewhere)."""
