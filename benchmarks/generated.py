@@ -15,7 +15,7 @@ are two interpreter starts per program, most of the time). Programs drawn
 twice are counted once.
 
 Prints the count of programs that reach each stage (tried, compiled by
-CPython, desugared, outputs compiled, core, identical on re-desugaring, run
+CPython or refused by both CPython's compiler and unsugar, desugared, outputs compiled, core, identical on re-desugaring, run
 and compared, agreed) and every failure; ``--save DIR`` writes each failing
 program to ``DIR/<stage>-<hash>.py`` with the failure as a comment.
 """
@@ -43,6 +43,7 @@ import generated_checks  # noqa: E402
 ROWS = (
     ("tried", "programs tried"),
     ("compiled", "compiled by CPython"),
+    ("refused", "refused by CPython, and by unsugar"),
     ("desugared", "desugared"),
     ("output_compiles", "outputs compiled"),
     ("core", "core"),

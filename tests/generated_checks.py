@@ -3,8 +3,9 @@ and ``benchmarks/generated.py``.
 
 ``check(source)`` returns a :class:`Verdict` with one answer per stage:
 
-1. ``compiled``: CPython compiles the source (warnings silenced); if not, the
-   program is skipped and no other stage runs;
+1. ``compiled``: CPython compiles the source (warnings silenced); if not,
+   ``refused`` is the only other stage: when CPython's compiler raises a
+   ``SyntaxError``, ``desugar`` raises one with the same message and line;
 2. ``desugared``: ``desugar`` returns (any exception is a failure: CPython
    compiled the input, so there is no SyntaxError to share);
 3. ``output_compiles``: the output compiles;
@@ -32,7 +33,7 @@ from unsugar import desugar
 from unsugar.checker import check_source
 
 #: The stages in order, as ``Verdict`` attributes and as the benchmark's table rows.
-STAGES = ("compiled", "desugared", "output_compiles", "core", "idempotent", "agreed")
+STAGES = ("compiled", "refused", "desugared", "output_compiles", "core", "idempotent", "agreed")
 
 #: Names whose use makes a program unsafe to run or not reproducible: they reach
 #: outside the process (files, the terminal, other modules) or run code that is
@@ -63,6 +64,7 @@ class Verdict:
 
     source: str
     compiled: bool | None = None
+    refused: bool | None = None
     desugared: bool | None = None
     output_compiles: bool | None = None
     core: bool | None = None
@@ -88,6 +90,24 @@ def cpython_compiles(source: str) -> bool:
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             return False
     return True
+
+
+def compile_error(source: str) -> SyntaxError | None:
+    """The ``SyntaxError`` CPython's compiler raises for ``source``, which
+    parses: None if it parses and compiles, or fails to parse."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(source)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return None
+        try:
+            compile(source, "<generated>", "exec", dont_inherit=True)
+        except SyntaxError as error:
+            return error
+        except (ValueError, MemoryError, RecursionError):
+            return None
+    return None
 
 
 def runnable(source: str) -> bool:
@@ -181,12 +201,27 @@ def check(source: str, run: bool = True, timeout: float = 5.0) -> Verdict:
     (done only when :func:`runnable` says so)."""
     verdict = Verdict(source)
     verdict.compiled = cpython_compiles(source)
-    if not verdict.compiled:
-        return verdict
 
     def fail(stage: str, message: str) -> Verdict:
         setattr(verdict, stage, False)
         verdict.stage, verdict.failure = stage, message
+        return verdict
+
+    if not verdict.compiled:
+        refusal = compile_error(source)
+        if refusal is None:
+            return verdict
+        try:
+            desugar(source, filename="<generated>")
+        except SyntaxError as ours:
+            if (ours.msg, ours.lineno) != (refusal.msg, refusal.lineno):
+                return fail("refused", f"{ours.msg} (line {ours.lineno}), CPython: "
+                            f"{refusal.msg} (line {refusal.lineno})")
+        except Exception as exc:  # noqa: BLE001
+            return fail("refused", f"{type(exc).__name__}: {exc}")
+        else:
+            return fail("refused", f"desugared what CPython refuses: {refusal.msg}")
+        verdict.refused = True
         return verdict
 
     try:

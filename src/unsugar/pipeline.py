@@ -30,6 +30,7 @@ from unsugar.lowering import Lowerer
 from unsugar.names import prefix_of_text
 from unsugar.namespaces import module_def
 from unsugar.options import check_keep, check_semantics
+from unsugar.refusals import may_refuse
 from unsugar.trees import fix_locations, placing
 from unsugar.unit import Constant, Unit
 
@@ -222,7 +223,12 @@ def check_compiles(tree: ast.Module, filename: str, source: str | None = None) -
     parsing accepts but compiling does not: ``return`` outside a function,
     ``nonlocal`` at module level, a duplicate parameter...); its warnings are
     not shown. A tree cannot name ``None``, ``True`` or ``False``, which NFKC
-    makes of ``Ｎｏｎｅ``: then the ``source`` it was parsed from is compiled."""
+    makes of ``Ｎｏｎｅ``: then the ``source`` it was parsed from is compiled.
+
+    Compiling costs about what parsing costs: only a tree that
+    :func:`unsugar.refusals.may_refuse` flags is compiled."""
+    if not may_refuse(tree):
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
