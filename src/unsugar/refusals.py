@@ -319,8 +319,8 @@ class _Walker:
         for generator in node.generators:
             if generator.is_async:
                 raise _Refused
-            for child in (generator.iter, generator.target, *generator.ifs):
-                self.expr(child, scope, flags, depth)
+            for part in (generator.iter, generator.target, *generator.ifs):
+                self.expr(part, scope, flags, depth)
         for child in children(node)[:-len(node.generators)]:  # the element, or key and value
             self.expr(child, scope, flags, depth)
 
@@ -330,9 +330,9 @@ def _check_globals(body: list[ast.stmt], scope: _Scope) -> None:
     named before the declaration (here: anywhere before the last one of it,
     nested scopes too)."""
     last: dict[str, tuple[int, int]] = {}
-    for node in scope.globals:
-        for name in node.names:
-            last[name] = (node.lineno, node.col_offset)
+    for declaration in scope.globals:
+        for name in declaration.names:
+            last[name] = (declaration.lineno, declaration.col_offset)
     if not last.keys().isdisjoint(scope.params) or not last.keys().isdisjoint(scope.annotated):
         raise _Refused
     for stmt in body:

@@ -49,10 +49,8 @@ def _all_args(args: ast.arguments) -> list[ast.arg]:
 
 def docstring_of(body: list[ast.stmt]) -> str | None:
     """The docstring of a body (its first statement, a string), if any."""
-    first = body[0] if body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-            and isinstance(first.value.value, str):
-        return first.value.value
+    if body and is_docstring(body[0]):
+        return body[0].value.value  # type: ignore[attr-defined]
     return None
 
 
