@@ -175,3 +175,24 @@ def test_async_generator_is_an_object_of_its_own_type() -> None:
     """)
     assert original == "False\nTrue\nTrue True True\n"
     assert rewritten == "True\nTrue\nTrue False False\n"
+
+
+def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
+    """The runtime's helpers are locals of the module's def, so a function that
+    uses one has free variables where CPython's has none: code compiled
+    elsewhere, with none, cannot become its ``__code__`` (networkx's
+    ``argmap`` does this on the first call of every function it decorates)."""
+    original, rewritten = outputs("""
+        def f(x):
+            return x.real
+        print(f.__code__.co_freevars)
+        made = {}
+        exec("def f(x):\\n    return -x", made)
+        try:
+            f.__code__ = made["f"].__code__
+            print(f(2))
+        except ValueError as error:
+            print(type(error).__name__, "free vars" in str(error))
+    """)
+    assert original == "()\n-2\n"
+    assert rewritten.startswith("('_us_") and rewritten.endswith("ValueError True\n")
