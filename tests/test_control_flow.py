@@ -264,6 +264,49 @@ CASES = {
         r = f(1), f(2)
         f(0)
     """,
+    # the return value is computed before the jump leaves a level: when it
+    # raises and a handler takes the error, what follows still runs
+    # (astroid's manager lost every failed import hook's error this way)
+    "return_value_raises_inside_a_named_handler": """
+        def hook(name):
+            raise KeyError(name)
+        def find(name, hooks):
+            try:
+                raise ValueError(name)
+            except ValueError as error:
+                for h in hooks:
+                    try:
+                        return h(name)
+                    except KeyError:
+                        print("hook failed")
+                print("after the hooks")
+                raise error
+        def through_finally(n):
+            for i in range(n):
+                try:
+                    return 10 // i
+                except ZeroDivisionError:
+                    print("skipped", i)
+                finally:
+                    print("finally", i)
+            return -1
+        r = through_finally(3), through_finally(1)
+        find("x", [hook, hook])
+    """,
+    "return_value_raises_in_a_generator_with_finally": """
+        def gen():
+            try:
+                try:
+                    return (yield 1) // 0
+                except ZeroDivisionError:
+                    print("caught")
+                yield 2
+            finally:
+                print("finally")
+        g = gen()
+        r = [next(g), g.send(5)]
+        g.close()
+    """,
 }
 
 

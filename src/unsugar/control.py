@@ -740,6 +740,9 @@ class Flow:
         if kind != "return":
             self.unit.note(kind, where)
         out: list[ast.stmt] = []
+        if kind == "return" and self.returns_value:
+            # the value first: if computing it raises, no flag has been cleared
+            out.append(_assign_at(self.rv, value or self.unit.helper("none"), where))
         left: list[Level] = []
         for level in reversed(self.levels):
             if target is not None and level is target[0] and stops_at is None:
@@ -754,8 +757,6 @@ class Flow:
                 flag = level.boundary.pending.get(kind)
                 if flag is None:
                     flag = level.boundary.pending[kind] = self.unit.names.temp(kind[:3])
-                if kind == "return" and self.returns_value:
-                    out.append(_assign_at(self.rv, value or self.unit.helper("none"), where))
                 out.append(_assign_at(flag, 1, where))
                 break
         for stmt in out:
