@@ -307,6 +307,47 @@ CASES = {
         r = [next(g), g.send(5)]
         g.close()
     """,
+    # each finally keeps its own pending value: a return in a final block
+    # that a break there cancels leaves the outer pending return's value
+    "return_cancelled_in_a_final_block_keeps_the_pending_value": """
+        def f(k):
+            try:
+                for i in range(2):
+                    try:
+                        pass
+                    finally:
+                        return 10 // k
+            finally:
+                for j in range(2):
+                    try:
+                        pass
+                    finally:
+                        try:
+                            return "inner"
+                        finally:
+                            break
+        r = f(2), f(5)
+        f(0)
+    """,
+    # a return in a final block drops the pending value once its own is made
+    "return_in_a_final_block_drops_the_pending_value": """
+        class R:
+            def __init__(self, n):
+                self.n = n
+                print("made", n)
+            def __del__(self):
+                print("dropped", self.n)
+        def f():
+            try:
+                return R(1)
+            finally:
+                print("finally")
+                return R(2)
+        r = f()
+        print("got", r.n)
+        del r
+        print("end")
+    """,
 }
 
 

@@ -131,9 +131,13 @@ class _Scoped(Generic[T]):
 @dataclass(eq=False, slots=True)
 class Boundary:
     """The body of a ``try``/``finally`` or ``with``: jumps stop here, recorded
-    in one flag per kind, and go on after the final block."""
+    in one flag per kind, and go on after the final block. A ``return`` that
+    stops here leaves its value in ``value``, the boundary's own (a return in
+    the final block, which a ``break`` there may cancel, leaves the pending
+    one as it is)."""
 
     pending: dict[str, str] = field(default_factory=dict)
+    value: str | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -197,7 +201,6 @@ class Flow:
         self.levels: list[Level] = []
         self.loops: list[tuple[Level, Loop]] = []
         self.run = unit.names.fixed("run")
-        self.rv = unit.names.fixed("rv")
         self.depth = 0  # blocks around what is written now
         self.max_depth = 0
         #: for each ``try`` being written, the iterators of the loops in its
@@ -742,7 +745,11 @@ class Flow:
         out: list[ast.stmt] = []
         if kind == "return" and self.returns_value:
             # the value first: if computing it raises, no flag has been cleared
-            out.append(_assign_at(self.rv, value or self.unit.helper("none"), where))
+            assert stops_at is not None and stops_at.boundary is not None
+            boundary = stops_at.boundary
+            if boundary.value is None:
+                boundary.value = self.unit.names.temp("rv")
+            out.append(_assign_at(boundary.value, value or self.unit.helper("none"), where))
         left: list[Level] = []
         for level in reversed(self.levels):
             if target is not None and level is target[0] and stops_at is None:
@@ -820,7 +827,8 @@ class Flow:
             if flag is None:
                 continue
             with self.level_of("resume", flag=flag, own=True):
-                self.jump(kind, where, b.load(self.rv) if kind == "return" and self.returns_value else None)
+                value = b.load(boundary.value) if kind == "return" and boundary.value else None
+                self.jump(kind, where, value)
 
     def _try_finally(self, node: ast.Try) -> None:
         """``try: B finally: F``::
@@ -838,7 +846,9 @@ class Flow:
             handler = self.handler([*copy_tree(node.finalbody), ast.Raise(exc=None, cause=None)],
                                    iterators)
             self.append(b.copy_location(b.try_except(body, handler), node))
-            with self.child_level("final", node, clears=list(boundary.pending.values())):
+            # a jump out of the final block drops the pending jumps, and the value
+            pending = [*boundary.pending.values(), *filter(None, [boundary.value])]
+            with self.child_level("final", node, clears=pending):
                 self.block(node.finalbody)
 
         self.outlined_if_deep(write, node)

@@ -9,8 +9,8 @@ The shapes never overlap:
 
 * temporaries: ``<prefix><hint>_<n>``, numbered per hint (``_us_iter_3``);
 * per-scope control variables: ``<prefix><word><depth>`` (``_us_if2``), and
-  ``_us_go``, ``_us_ret``, ``_us_rv``: each function has its own locals, so
-  the same name is reused in every scope;
+  ``_us_go``, ``_us_ret``: each function has its own locals, so the same
+  name is reused in every scope;
 * runtime helpers and captured builtins: ``<prefix><name>`` (``_us_add``,
   ``_us_getattr``); no helper is named after a builtin;
 * interned strings: ``<prefix>s_<identifier>`` (``_us_s_join``), other
