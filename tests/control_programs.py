@@ -1,12 +1,13 @@
 """Random functions of nested control flow whose expressions may raise, for
 ``tests/test_control_programs.py``.
 
-Each program defines ``f(k)`` (a plain function, or a generator that also
-yields) from ``if``/``else``, ``for``/``else``, ``try`` with typed, bare and
-named handlers, ``else`` and ``finally``, ``with`` over a context manager
-that swallows ``KeyError``, ``return``/``yield`` of values that may raise
-(``10 // z(k)``, ``boom(k)``), ``break``/``continue`` (in loops, ``finally``
-blocks included) and ``raise``; calls it for ``k`` in ``range(6)``, and prints
+Each program defines ``f(k)`` (a plain function, a generator that also
+yields, or a coroutine that awaits) from ``if``/``else``, ``for``/``else``,
+``while``/``else``, ``try`` with typed, bare and named handlers, ``else``
+and ``finally``, ``with`` (and in a coroutine ``async with``) over a context
+manager that swallows ``KeyError``, ``return``/``yield`` of values that may
+raise (``10 // z(k)``, ``boom(k)``, ``await aboom(k)``), ``break``/``continue``
+(in loops, ``finally`` blocks included) and ``raise``; calls it for ``k`` in ``range(6)``, and prints
 each result or error with the log of what ran. The shapes that real code
 rarely writes and that a rewrite of control flow most easily gets wrong come
 up often: a jump out of a ``finally``, a ``return`` whose value raises inside
@@ -39,15 +40,34 @@ def cm(tag):
         log.append(("swallowed", tag))
     finally:
         log.append(("exit", tag))
+class ACM:
+    def __init__(self, tag):
+        self.tag = tag
+    async def __aenter__(self):
+        log.append(("aenter", self.tag))
+        return self.tag
+    async def __aexit__(self, kind, error, traceback):
+        log.append(("aexit", self.tag, kind and kind.__name__))
+        return kind is KeyError
+async def aboom(k):
+    log.append(("aboom", k))
+    return boom(k)
+def drive(coroutine):
+    try:
+        while True:
+            coroutine.send(None)
+    except StopIteration as stop:
+        return stop.value
 '''
 
 
 class _Writer:
     """Writes one function body from a seeded random source."""
 
-    def __init__(self, rng: random.Random, generator: bool) -> None:
+    def __init__(self, rng: random.Random, kind: str) -> None:
         self.rng = rng
-        self.generator = generator
+        self.generator = kind == "generator"
+        self.coroutine = kind == "coroutine"
         self.tag = 0
 
     def next_tag(self) -> int:
@@ -57,6 +77,8 @@ class _Writer:
     def value(self) -> str:
         """A value that may raise: ``ZeroDivisionError`` or ``KeyError``."""
         choice = self.rng.random()
+        if self.coroutine and choice < 0.2:
+            return f"await aboom(k + {self.next_tag()})"
         if choice < 0.3:
             return f"10 // z(k + {self.next_tag()})"
         if choice < 0.6:
@@ -93,7 +115,15 @@ class _Writer:
                 text += f"{pad}else:\n" + self.block(inner[0], loop, inner[1])
             return text
         if choice < 0.7:
-            return f"{pad}with cm({self.next_tag()}):\n" + self.block(inner[0], loop, inner[1])
+            manager = "async with ACM" if self.coroutine and self.rng.random() < 0.5 else "with cm"
+            return f"{pad}{manager}({self.next_tag()}):\n" + self.block(inner[0], loop, inner[1])
+        if choice < 0.76:
+            count = f"n{depth}"
+            text = f"{pad}{count} = {self.rng.randint(0, 2)}\n{pad}while {count}:\n{pad}    {count} -= 1\n"
+            text += self.block(inner[0], True, inner[1])
+            if self.rng.random() < 0.3:
+                text += f"{pad}else:\n" + self.block(inner[0], loop, inner[1])
+            return text
         return self.try_statement(depth, loop, indent)
 
     def try_statement(self, depth: int, loop: bool, indent: int) -> str:
@@ -118,10 +148,12 @@ class _Writer:
 def program(seed: int) -> str:
     """The program of ``seed``."""
     rng = random.Random(seed)
-    generator = rng.random() < 0.3
-    body = _Writer(rng, generator).block(0, False, 1)
-    call = "list(f(k))" if generator else "f(k)"
-    return HEADER + "def f(k):\n" + body + ("    yield -1\n" if generator else "") + f"""\
+    kind = rng.choice(["function", "function", "generator", "coroutine"])
+    body = _Writer(rng, kind).block(0, False, 1)
+    head = "async def" if kind == "coroutine" else "def"
+    tail = "    yield -1\n" if kind == "generator" else ""
+    call = {"function": "f(k)", "generator": "list(f(k))", "coroutine": "drive(f(k))"}[kind]
+    return HEADER + f"{head} f(k):\n" + body + tail + f"""\
 for k in range(6):
     del log[:]
     try:

@@ -11,8 +11,13 @@ import pytest
 from control_programs import program
 from difftest import assert_same
 
+#: seeds 0 to 59, and those below 800 that the code from before the two fixes
+#: of ``return`` (a value that raises, a return cancelled in a final block)
+#: gets wrong
+SEEDS = [*range(60), 76, 298, 396, 707]
 
-@pytest.mark.parametrize("seed", range(60))
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_control_program(seed: int) -> None:
     assert_same(program(seed), check_names=False)
 
