@@ -165,6 +165,32 @@ DEL_NAME = {
             C().m()
         f()
     """,
+    "class_body_reads_deleted_free_variable": """
+        def f():
+            x = 1
+            del x
+            class C:
+                try:
+                    y = x
+                except NameError as error:
+                    print(type(error).__name__, error)
+            x = 2
+            class D:
+                z = x
+            return D.z
+        r = f()
+    """,
+    "class_body_reads_variable_an_except_unbound": """
+        def f(e):
+            try:
+                raise KeyError
+            except KeyError as e:
+                pass
+            class C:
+                nonlocal e
+                y = e
+        f(1)
+    """,
     "global_name_in_function": """
         gg = 3
         def f():

@@ -301,6 +301,25 @@ def test_type_statement_in_a_class_in_a_function() -> None:
     """)
 
 
+def test_annotation_scope_in_a_class_reads_a_deleted_variable_of_the_function() -> None:
+    """A lazy value and an annotation read a variable of the function that
+    ``del`` unbound: the free-variable error, not the marker ``del`` left."""
+    assert_same("""
+        def f():
+            x = 1
+            del x
+            class C:
+                type A = x
+            try:
+                C.A.__value__
+            except NameError as error:
+                print(type(error).__name__, error)
+            class D:
+                def m[T](self, a: x = 0): pass
+        f()
+    """)
+
+
 def test_generic_coroutine_and_async_generator() -> None:
     assert_same("""
         import asyncio, inspect

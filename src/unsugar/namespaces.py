@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from unsugar import builder as b
+from unsugar.trees import UNBOUND_MARK
 
 if TYPE_CHECKING:
     from unsugar.lowering import Lowerer
@@ -108,6 +109,8 @@ class ClassNamespace(Namespace):
 
     free: set[str] = field(default_factory=set)
     readers: dict[str, str] = field(default_factory=dict)  # free name -> its reader def
+    #: the free names a ``del`` may unbind (their reads are marked): the reader checks for the marker
+    unbindable: set[str] = field(default_factory=set)
     writers: dict[str, str] = field(default_factory=dict)  # nonlocal name -> its writer def
     #: The variable the annotation scopes read the class's names from (``__classdict__``).
     classdict: str | None = None
@@ -122,6 +125,8 @@ class ClassNamespace(Namespace):
             reader = self.readers.get(name)
             if reader is None:
                 reader = self.readers[name] = cx.temp("free")
+            if hasattr(node, UNBOUND_MARK):
+                self.unbindable.add(name)
             return b.call(cx.rt("namespace_free"), b.load(self.param), cx.string(name), b.load(reader))
         return b.call(cx.rt("namespace_load"), b.load(self.param), cx.string(name))
 
@@ -159,9 +164,23 @@ class ClassAnnotations:
         namespace = b.load(self.namespace.classdict)
         if name in self.namespace.free:
             reader = cx.temp("free")
-            cx.emit(b.function(reader, [], [b.ret(b.load(name))]))
+            cx.emit(variable_reader(reader, name, hasattr(node, UNBOUND_MARK), cx))
             return b.call(cx.rt("namespace_free"), namespace, cx.string(name), b.load(reader))
         return b.call(cx.rt("namespace_load"), namespace, cx.string(name))
+
+
+def variable_reader(reader: str, name: str, unbindable: bool, cx: Lowerer) -> ast.FunctionDef:
+    """``def reader(): return name``, by which a class body reads the variable
+    ``name`` of a function around it; when a ``del`` may unbind the variable,
+    the value is checked for the marker (``del-name-read``)::
+
+        def _us_free_1():
+            return _us_free_value(x, _us_s_x)
+    """
+    value = b.load(name)
+    if unbindable:
+        value = b.call(cx.rt("free_value"), value, cx.string(name))
+    return b.function(reader, [], [b.ret(value)])
 
 
 def bind_defs_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:

@@ -210,6 +210,18 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     return new
 
 
+#: Set on a ``Name`` node by the ``del`` analysis when reading it must check
+#: that ``del`` did not unbind it (see :mod:`unsugar.rules.deletion`).
+UNBOUND_MARK = "unsugar_unbound"
+
+#: Set on a ``Name`` node by the same analysis when it reads a ``global`` name
+#: that an enclosing function also binds (see ``global-read``).
+GLOBAL_MARK = "unsugar_global"
+
+#: Set on a ``Call`` node of a module or class body by the same analysis: its
+#: callee may read the namespace under another name (see ``namespace-callee``).
+NAMESPACE_CALL_MARK = "unsugar_namespace_call"
+
 #: the names a node binds by itself, by node type, besides a ``Name`` stored
 #: or deleted: an import's alias, an ``except`` handler's, a ``match``
 #: capture's, a ``def``'s or a ``class``'s

@@ -15,19 +15,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import stmt_rule
-from unsugar.trees import block_fields, copy_tree
-
-#: Set on a ``Name`` node by the ``del`` analysis when reading it must check
-#: that ``del`` did not unbind it (see :mod:`unsugar.rules.deletion`).
-UNBOUND_MARK = "unsugar_unbound"
-
-#: Set on a ``Name`` node by the same analysis when it reads a ``global`` name
-#: that an enclosing function also binds (see ``global-read``).
-GLOBAL_MARK = "unsugar_global"
-
-#: Set on a ``Call`` node of a module or class body by the same analysis: its
-#: callee may read the namespace under another name (see ``namespace-callee``).
-NAMESPACE_CALL_MARK = "unsugar_namespace_call"
+from unsugar.trees import GLOBAL_MARK, UNBOUND_MARK, block_fields, copy_tree
 
 
 def _single(kind: type[ast.expr] | tuple[type[ast.expr], ...]):

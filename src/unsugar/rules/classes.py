@@ -37,7 +37,7 @@ from functools import cache, partial
 
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer, Scope, declarations, mangle
-from unsugar.namespaces import ClassNamespace, bind_defs_late
+from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
 from unsugar.trees import block_fields, children, walk
@@ -77,9 +77,10 @@ class ClassBody:
         with cx.new_scope(scope):
             head = cx.block(self.head)
             body = cx.block(cx.with_prologue(fn.body))
+        namespace = self.namespace
         readers = [
-            b.function(reader, [], [b.ret(b.load(name))])
-            for name, reader in self.namespace.readers.items()
+            variable_reader(reader, name, name in namespace.unbindable, cx)
+            for name, reader in namespace.readers.items()
         ]
         for name, writer in self.namespace.writers.items():
             value = cx.temp("value")

@@ -21,8 +21,8 @@ from unsugar import builder as b
 from unsugar.linker import BUILTIN_NAMES
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
-from unsugar.rules.assignments import GLOBAL_MARK, NAMESPACE_CALL_MARK, UNBOUND_MARK, subscript_key
-from unsugar.trees import NAMES_BOUND, children
+from unsugar.rules.assignments import subscript_key
+from unsugar.trees import GLOBAL_MARK, NAMES_BOUND, NAMESPACE_CALL_MARK, UNBOUND_MARK, children
 
 _SEQUENCE = (ast.Tuple, ast.List)
 

@@ -7,7 +7,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
-from unsugar.rules.assignments import NAMESPACE_CALL_MARK
+from unsugar.trees import NAMESPACE_CALL_MARK
 
 
 def _reads_locals(node: ast.Call) -> bool:

@@ -7,7 +7,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule, stmt_rule
-from unsugar.rules.assignments import GLOBAL_MARK
+from unsugar.trees import GLOBAL_MARK
 
 
 @stmt_rule(
