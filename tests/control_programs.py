@@ -8,7 +8,8 @@ and ``finally``, ``with`` (and in a coroutine ``async with``) over a context
 manager that swallows ``KeyError``, ``return``/``yield`` of values that may
 raise (``10 // z(k)``, ``boom(k)``, ``await aboom(k)``), ``break``/``continue``
 (in loops, ``finally`` blocks included) and ``raise``; calls it for ``k`` in ``range(6)``, and prints
-each result or error with the log of what ran. The shapes that real code
+each result or error with the log of what ran. A generator is resumed after
+its first value by ``next``, ``throw`` or ``close``, by ``k``. The shapes that real code
 rarely writes and that a rewrite of control flow most easily gets wrong come
 up often: a jump out of a ``finally``, a ``return`` whose value raises inside
 a handler, a ``with`` that swallows the error of a jump's value.
@@ -52,6 +53,17 @@ class ACM:
 async def aboom(k):
     log.append(("aboom", k))
     return boom(k)
+def drain(generator, k):
+    """The values of ``generator``: after the first, ``k % 3`` picks what
+    follows: the rest, a ``ValueError`` thrown in, or ``close()``."""
+    out = [next(generator)]
+    if k % 3 == 1:
+        out.append(generator.throw(ValueError("thrown")))
+    elif k % 3 == 2:
+        generator.close()
+        return out
+    out.extend(generator)
+    return out
 def drive(coroutine):
     try:
         while True:
@@ -152,7 +164,7 @@ def program(seed: int) -> str:
     body = _Writer(rng, kind).block(0, False, 1)
     head = "async def" if kind == "coroutine" else "def"
     tail = "    yield -1\n" if kind == "generator" else ""
-    call = {"function": "f(k)", "generator": "list(f(k))", "coroutine": "drive(f(k))"}[kind]
+    call = {"function": "f(k)", "generator": "drain(f(k), k)", "coroutine": "drive(f(k))"}[kind]
     return HEADER + f"{head} f(k):\n" + body + tail + f"""\
 for k in range(6):
     del log[:]

@@ -26,10 +26,8 @@ import contextlib, re
 def show(value):
     if isinstance(value, BaseException):
         return f"{type(value).__name__}: {value}"
-    if isinstance(value, type):
-        return f"<class {value.__name__}>"
-    if callable(value):
-        return "<callable>"
+    if isinstance(value, type) or callable(value):
+        return f"<{type(value).__name__} {getattr(value, '__qualname__', '?')}>"
     return re.sub(" at 0x[0-9a-f]+", "", repr(value))
 def p(tag, *values):
     print(tag, *map(show, values))
