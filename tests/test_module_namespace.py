@@ -179,6 +179,28 @@ def test_error_at_module_level_has_the_originals_traceback() -> None:
     assert frames[0] == frames[1] == ["<module>", "f"]
 
 
+@pytest.mark.parametrize("rebinding", [
+    "dict = iter = next = getattr = setattr = __import__ = locals = 5",
+    "from os import path as dict",
+    "def next(iterator):\n    return 0",
+])
+def test_an_error_leaves_the_module_after_its_code_rebound_builtins(rebinding: str) -> None:
+    """The handler at module level reads none of the module's names: the
+    error is the module's own, with no other chained to it, its traceback
+    as CPython's, and the namespace holds only the module's names."""
+    import traceback
+
+    assert_same(f"{rebinding}\nraise KeyError('boom')\n")
+    source = f"{rebinding}\ndef f():\n    raise SystemExit(3)\nf()\n"
+    for code in (source, desugared(source)):
+        namespace: dict[str, object] = {"__name__": "m"}
+        with pytest.raises(SystemExit) as caught:
+            exec(compile(code, "<m>", "exec"), namespace)
+        assert caught.value.code == 3 and caught.value.__context__ is None
+        assert [entry.name for entry in traceback.extract_tb(caught.tb)][1:] == ["<module>", "f"]
+        assert not [name for name in namespace if name.startswith("_us")]
+
+
 def test_exec_into_a_custom_dict() -> None:
     source = "import math\nA = math.pi > 3\ndef f():\n    return A\nprint(f())\n"
     out = desugared(source)

@@ -86,20 +86,19 @@ class ModuleNamespace(Namespace):
             try:
                 _us_body(_us_namespace)
             except:
-                _us_module_entry_dropped()
+                _us_module_failed(_us_namespace, _us_s__us_module)
                 raise
         """
-        name = cx.fixed("body")
+        name, module = cx.fixed("body"), cx.string(cx.fixed("module"))
         first = [
-            b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param),
-                          cx.string(cx.fixed("module")))),
+            b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param), module)),
             b.assign(self.setitem, b.call(cx.rt("namespace_setitem"), b.load(self.param))),
         ]
         return [
             b.function(name, [self.param], first + body),
             b.expr(b.call(cx.rt("module_code_named"), b.load(name))),
             b.try_except([b.expr(b.call(name, b.load(self.param)))],
-                         [b.expr(b.call(cx.rt("module_entry_dropped"))), b.raise_()]),
+                         [b.expr(b.call(cx.rt("module_failed"), b.load(self.param), module)), b.raise_()]),
         ]
 
 
@@ -209,11 +208,6 @@ def bind_defs_late(stmts: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     return out
 
 
-def _word(name: str) -> ast.expr:
-    """The string ``name`` from builtins alone: ``next(iter(dict(name=0)))``."""
-    return b.call("next", b.call("iter", b.call("dict", **{name: b.int_(0)})))
-
-
 def module_def(unit: Unit, body: list[ast.stmt]) -> list[ast.stmt]:
     """The whole output: the helpers and the module body def (``body``) made
     in a def over the namespace, called with it; an error leaves without the
@@ -225,23 +219,22 @@ def module_def(unit: Unit, body: list[ast.stmt]) -> list[ast.stmt]:
         try:
             _us_module(locals())
         except:
-            setattr(sys.exception(), '__traceback__', sys.exception().__traceback__.tb_next)
+            try:
+                _us_module()
+            except:
+                0
             raise
 
-    (the strings spelled with builtins alone, as nothing else exists yet).
+    The handler reads no name the module's code may have bound: the
+    module def's handler bound ``_us_module`` again, to a function that
+    drops the entry (``module_failed`` in the runtime). Where the error came
+    before the module's code ran (making the helpers), the name is still the
+    module def, whose call fails: the error leaves as it is.
     """
     name = unit.names.fixed("module")
+    dropped = b.try_except([b.expr(b.call(name))], [b.nothing()])
     return [
         b.function(name, [unit.names.fixed("namespace")], body),
-        b.try_except([b.expr(b.call(name, b.call("locals")))], [
-            b.expr(b.call("setattr", _current_exception(), _word("__traceback__"), b.call(
-                "getattr", b.call("getattr", _current_exception(), _word("__traceback__")),
-                _word("tb_next")))),
-            b.raise_(),
-        ]),
+        b.try_except([b.expr(b.call(name, b.call("locals")))], [dropped, b.raise_()]),
     ]
 
-
-def _current_exception() -> ast.expr:
-    """``sys.exception()``."""
-    return b.call(b.call("getattr", b.call("__import__", _word("sys")), _word("exception")))

@@ -66,7 +66,10 @@ def split_body(module: list[ast.stmt], unit: Unit) -> None:
     assert runtime is not None
     user_constants = ({c.name for c in unit.constants.values()}
                       - {c.name for c in runtime.constants.values()})
-    constants = _movable(outer.body[:at], user_constants, uses)
+    run = outer.body[at + 2]
+    assert isinstance(run, ast.Try)
+    handler = {node.id for stmt in run.handlers[0].body for node in walk(stmt) if type(node) is ast.Name}
+    constants = _movable(outer.body[:at], user_constants, [*uses, handler])  # (the handler's stay)
     moved = set(map(id, constants.values()))
     outer.body[:at] = [stmt for stmt in outer.body[:at] if id(stmt) not in moved]
     at -= len(moved)
@@ -80,8 +83,6 @@ def split_body(module: list[ast.stmt], unit: Unit) -> None:
         if dropped:
             body = [b.try_except(body, [*dropped, b.raise_()])]
         defs.append(b.function(name if number == 0 else unit.names.temp("body"), [namespace], body))
-    run = outer.body[at + 2]
-    assert isinstance(run, ast.Try)
     outer.body[at:at + 3] = [
         *defs,
         *(b.expr(b.call(unit.names.fixed("module_code_named"), b.load(d.name))) for d in defs),

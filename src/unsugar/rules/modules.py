@@ -21,10 +21,8 @@ MODULE = layout_rule(
     "        _us_f_1 = _us_none\n"
     "    _us_module_code_named(_us_body)\n"
     "    try:\n        _us_body(_us_namespace)\n"
-    "    except:\n        _us_module_entry_dropped()\n        raise\n"
-    "try:\n    _us_module(locals())\nexcept:\n"
-    "    setattr(sys.exception(), '__traceback__', sys.exception().__traceback__.tb_next)\n"
-    "    raise",
+    "    except:\n        _us_module_failed(_us_namespace, _us_s__us_module)\n        raise\n"
+    "try:\n    _us_module(locals())\nexcept:\n    _us_module()\n    raise",
     reference="executionmodel.html#naming-and-binding",
     family="modules",
 )

@@ -30,3 +30,20 @@ def module_entry_dropped():
     first traceback entry, which the frame it enters adds again."""
     error = modules_sys.exception()
     error.__traceback__ = error.__traceback__.tb_next
+
+
+def module_failed(namespace, name):
+    """In the handler of the module def: the exception leaves without the
+    def's entry, and ``namespace[name]`` (the def's own name, which the body
+    took out) is a function for the handler at module level, which calls it
+    to drop that level's entry too. It is bound only while the exception
+    passes through: it takes itself out of the namespace. So that handler
+    reads no name the module's code may have bound (``dict = 5``)."""
+    module_entry_dropped()
+
+    def dropped():
+        type(namespace).__delitem__(namespace, name)
+        module_entry_dropped()
+
+    type(namespace).__setitem__(namespace, name, dropped)
+
