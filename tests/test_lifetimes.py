@@ -182,6 +182,75 @@ SNIPPETS = {
         first = rest = None
         print("after match")
     """,
+    "false_test_dies_at_its_if": """
+        class F(R):
+            def __bool__(self):
+                return False
+        if F(1):
+            print("never")
+        print("after if")
+        if f(2) and F(2):
+            print("never")
+        else:
+            print("in else")
+        print("after if-else")
+        x = 1 if F(3) else 2
+        print("after conditional")
+        def g():
+            if F(4):
+                print("never")
+            print("after if in function")
+        g()
+    """,
+    "while_test_dies_before_the_body": """
+        class T(R):
+            def __bool__(self):
+                return self.n < 3
+        n = [0]
+        def test():
+            n[0] += 1
+            return T(n[0])
+        def g(stop):
+            while test():
+                print("body", n[0])
+                if n[0] == stop:
+                    break
+            print("after loop")
+        g(5)
+        n[0] = 0
+        g(1)
+    """,
+    "with_body_error_drops_its_temporaries_before_exit": """
+        import contextlib
+        @contextlib.contextmanager
+        def cm():
+            try:
+                yield
+            finally:
+                print("exit")
+        def g():
+            try:
+                with cm():
+                    f(R(1), {"k": R(2)}, (R(3) and 0) // 0)
+            except ZeroDivisionError:
+                print("handled")
+        g()
+    """,
+    "comprehension_left_by_an_error": """
+        def g(items):
+            try:
+                return [1 // (item.n - 2) for item in items]
+            finally:
+                print("finally")  # (its iterator and variable die as CPython's frame or stack lets them)
+        try:
+            g([R(1), R(2), R(3)])
+        except ZeroDivisionError:
+            print("handled")
+        try:
+            list(1 // (item.n - 2) for item in (R(4), R(2), R(5)))
+        except ZeroDivisionError:
+            print("handled")
+    """,
     "exception_leaving_the_frame": """
         import gc
         class Outcome:  # an error that raises its exception (outcome's Error)

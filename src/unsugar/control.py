@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -214,13 +214,18 @@ class Flow:
     def level(self) -> Level:
         return self.levels[-1]
 
-    def scope_body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+    def scope_body(
+        self, stmts: list[ast.stmt], frame_locals: Iterable[str] = (), hidden_locals: Iterable[str] = ()
+    ) -> list[ast.stmt]:
         """The scope's statements. In a function, an exception leaving it drops
         what CPython's stack held and the output's temporaries hold, the
         iterators of its loops and the values of its expressions (the frame
         lives on in the traceback: a temporary that holds something which
         holds the exception is a cycle), through one ``try`` around the body,
-        where the nesting limit leaves room for it."""
+        where the nesting limit leaves room for it; but not ``frame_locals``,
+        which are locals of CPython's frame (a comprehension's iterator,
+        ``.0``), kept with it. ``hidden_locals`` are dropped too (the variables
+        of a comprehension CPython runs inline)."""
         self.iterators.append([])
         with self.level_of("scope", start=b.int_(1)) as root:
             self.block(stmts)
@@ -235,7 +240,8 @@ class Flow:
         # the last pushed first, the iterators of outer loops last
         held = [name for name in held_temporaries(stmts, self.unit, ever=True, defs=False)
                 if name not in iterators]
-        dropped = [*held[::-1], *iterators[::-1]]
+        dropped = [name for name in [*held[::-1], *iterators[::-1]] if name not in frame_locals]
+        dropped += hidden_locals
         if dropped:
             return [b.try_except(self.out, [*self._drop(dropped), b.raise_()])]
         return self.out
@@ -425,9 +431,16 @@ class Flow:
             where.remove(start)  # the one segment consumes the flag
             segment.test = b.load(level.flag)
             segment.body[0] = b.assign(level.flag, b.int_(0))
-        elif level.test is not None and not _is_flag(level.test.value) and \
-                not self._is_bool(level.test.value):
+            if level.test is not None and self._holds_object(level.test.value):
+                # a false test's value dies here, as CPython pops it, not at the flag's next use
+                where.insert(where.index(segment) + 1, b.assign(level.flag, b.int_(0)))
+        elif level.test is not None and self._holds_object(level.test.value):
             level.test.value = b.call(self.unit.builtin("bool"), level.test.value)
+
+    def _holds_object(self, value: ast.expr) -> bool:
+        """Whether a flag set to ``value`` may hold an object that should die
+        once tested: not an int or a ``bool`` (those are shared, never freed)."""
+        return not _is_flag(value) and not self._is_bool(value)
 
     def _is_bool(self, value: ast.expr) -> bool:
         """Whether ``value`` is a call of a helper that always gives a real ``bool``
@@ -602,7 +615,14 @@ class Flow:
             if guarded:
                 self.append_early(_assign_at(loop.flag, 0, node))
             test(prelude, node.test)
-            self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
+            if self._holds_object(node.test):
+                # the test's value dies once tested, as CPython pops it: not kept
+                # by the flag while the body runs, nor after the loop
+                inside.insert(0, _assign_at(loop.flag, 1, node))
+                self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
+                self.append(_assign_at(loop.flag, 0, node))
+            else:
+                self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
         self._loop_else(node.orelse, iteration)
 
     def _ForLoop(self, node: ForLoop) -> None:
@@ -867,6 +887,7 @@ class Flow:
             body, iterators = self._boundary(node.body, boundary, node)
             exit_error = b.call(self.unit.helper("context_exit_error"), b.load(node.exit))
             handler = self.handler([
+                *getattr(node, "unwound", ()),
                 b.assign(normal, b.int_(0)),
                 b.assign(node.enter, none),
                 b.copy_location(b.if_(exit_error, [], [ast.Raise(exc=None, cause=None)]), node),
@@ -885,7 +906,9 @@ class Flow:
         # (whether it suspends matters to an async def, and to the block limit of 3.13)
         suspends = (is_async or sys.version_info >= (3, 13)) and _yields(node.body)
         async_generator = is_async and _yields(node.body, awaits=False)
-        node.body = Flow(self.unit, "function", suspends, async_generator).scope_body(node.body) or [b.ret()]
+        flow = Flow(self.unit, "function", suspends, async_generator)
+        node.body = flow.scope_body(node.body, getattr(node, "frame_locals", ()),
+                                    getattr(node, "hidden_locals", ())) or [b.ret()]
         self.emit(node)
 
     _AsyncFunctionDef = _FunctionDef

@@ -31,6 +31,9 @@ class WithBlock(ast.stmt):
         try: BODY
         except: exit(*exception) suppresses it or it is raised again
         exit(None, None, None)      (every other way out of BODY)
+
+    Once lowered, ``unwound`` holds the statements that drop what BODY's
+    expressions held, which the handler runs before ``exit``.
     """
 
     _fields = ("exit", "enter", "body")

@@ -66,7 +66,6 @@ OPAQUE_EXPRESSIONS = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.Gen
 #: before anything else the statement does, so their prelude may come first.
 EAGER_FIELDS: dict[type[ast.stmt], tuple[str, ...]] = {
     ForLoop: (),
-    WithBlock: (),
     ast.For: ("iter",),
     ast.AsyncFor: ("iter",),
     ast.ClassDef: ("decorator_list", "bases", "keywords"),
@@ -547,13 +546,7 @@ class Lowerer:
             inner = ast.Try(body=node.body, handlers=node.handlers, orelse=node.orelse, finalbody=[])
             b.copy_location(inner, node)
             node.body, node.handlers, node.orelse = [inner], [], []
-        mark = len(self.unit.names.allocated)
-        node.body = self.block(node.body)
-        # an exception leaving the body drops what the body's expressions held,
-        # the last pushed first
-        own = set(self.unit.names.allocated[mark:])
-        unwound = self.released([name for name in self.held_temporaries(node.body, ever=True)[::-1]
-                                 if name in own])
+        unwound = self._protected(node)
         for handler in node.handlers:
             handler.body = unwound + self.block(handler.body)
         node.orelse = self.block(node.orelse)
@@ -563,6 +556,23 @@ class Lowerer:
         if node.finalbody:
             node.finalbody = [*unwound, *node.finalbody]
         return [node]
+
+    def _stmt_WithBlock(self, node: WithBlock) -> list[ast.stmt]:
+        """The protected part of a ``with``: its handler drops what the body's
+        expressions held before ``__exit__`` is called (``node.unwound``)."""
+        node.unwound = self._protected(node)
+        node.body = node.body or [b.nothing()]
+        return [node]
+
+    def _protected(self, node: ast.Try | WithBlock) -> list[ast.stmt]:
+        """Lower the body of ``node``; the statements that drop what its
+        expressions held (the last pushed first), as an exception leaving the
+        body does, before its handler runs."""
+        mark = len(self.unit.names.allocated)
+        node.body = self.block(node.body)
+        own = set(self.unit.names.allocated[mark:])
+        return self.released([name for name in self.held_temporaries(node.body, ever=True)[::-1]
+                              if name in own])
 
     def _stmt_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
         """A core ``def`` (the function rules removed everything else).

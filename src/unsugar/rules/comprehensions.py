@@ -240,6 +240,10 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
     tail: list[ast.stmt] = []
     if inlined:
         frame = _frame(cx)
+        # its variables are hidden locals of the frame around, which an
+        # exception leaving gives their outer values again: they are dropped
+        fn.hidden_locals = sorted({cx.mangle(target.id) for generator in node.generators
+                                   for target in ast.walk(generator.target) if type(target) is ast.Name})
         fn.shown_name = name
         fn.comprehension_frame = frame
         fn.inner_qualname = cx.scope.qualname
@@ -250,6 +254,8 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
         fn.shown_name = shown
         fn.comprehension_frame = (shown, cx.qualname(shown))
         fn.inner_qualname = cx.qualname(shown) + "."
+        # the iterator is the frame's ``.0``: an exception leaving keeps it with the frame
+        fn.frame_locals = (iterator,)
     if asynchronous and not generator:
         made = b.call(cx.rt("coroutine_function"), b.load(name))
         tail.append(b.copy_location(b.assign(name, made), node))
