@@ -329,6 +329,40 @@ def test_positions_are_the_originals(path: Path) -> None:
     assert {Path(f).parent for f in files_of(code) - {str(path)}} <= {runtime}
 
 
+DECORATED = b"""\
+import functools
+def deco(f):
+    return f
+@deco
+def plain(): pass
+class C:
+    @deco
+    @functools.lru_cache
+    def method(self, x=1): pass
+    @staticmethod
+    async def coroutine(): pass
+def outer():
+    @deco
+    def inner(y: int = 2) -> int: return y
+    return inner
+first_lines = [function.__code__.co_firstlineno for function in
+               (plain, C.method.__wrapped__, C.coroutine, outer, outer())]
+"""
+
+
+def test_a_decorated_function_starts_at_its_first_decorator() -> None:
+    """``co_firstlineno``, where ``inspect`` finds a function's source (and
+    typeguard the function it instruments), is CPython's: the line of the
+    first decorator."""
+    found = []
+    for code in (compile(DECORATED, "decorated.py", "exec"),
+                 compile_source(DECORATED, "decorated.py", Options(cache=False))):
+        namespace: dict[str, object] = {"__name__": "decorated"}
+        exec(code, namespace)
+        found.append(namespace["first_lines"])
+    assert found[0] == found[1] == [4, 7, 10, 12, 13]
+
+
 def docstring_lines(data: bytes) -> set[int]:
     """Lines of docstrings and of the items of displays: code in the desugared form only."""
     import ast

@@ -909,6 +909,8 @@ class Flow:
         flow = Flow(self.unit, "function", suspends, async_generator)
         node.body = flow.scope_body(node.body, getattr(node, "frame_locals", ()),
                                     getattr(node, "hidden_locals", ())) or [b.ret()]
+        if hasattr(node, "first_line"):
+            self.unit.decorated.append((node, node.first_line))
         self.emit(node)
 
     _AsyncFunctionDef = _FunctionDef

@@ -55,7 +55,8 @@ def plain_def(node: ast.AsyncFunctionDef, body: list[ast.stmt]) -> ast.FunctionD
     function = ast.FunctionDef(name=node.name, args=node.args, body=body, decorator_list=[],
                                returns=node.returns, type_comment=node.type_comment)
     function.type_params = getattr(node, "type_params", [])
-    for name in ("shown_name", "inner_qualname", "comprehension_frame", "frame_locals", "hidden_locals"):
+    for name in ("shown_name", "inner_qualname", "comprehension_frame", "frame_locals", "hidden_locals",
+                 "first_line"):
         if hasattr(node, name):
             setattr(function, name, getattr(node, name))
     return b.copy_location(function, node)

@@ -101,6 +101,9 @@ def lower_decorator(node: Def, cx: Lowerer) -> list[ast.stmt]:
     shown = node.name
     node.name = cx.temp(node.name.lstrip("_") or "f")
     node.shown_name = shown
+    # the code's first line (``co_firstlineno``, where ``inspect`` finds the
+    # source) is the first decorator's, as CPython compiles it (``unit.decorated``)
+    node.first_line = node.decorator_list[0].lineno
     node.decorator_list = []
     value: ast.expr = b.load(node.name)
     for decorator in reversed(decorators):
