@@ -201,6 +201,7 @@ class Flow:
         self.levels: list[Level] = []
         self.loops: list[tuple[Level, Loop]] = []
         self.run = unit.names.fixed("run")
+        self.bool_helpers = {unit.names.fixed(name) for name in BOOL_HELPERS}
         self.depth = 0  # blocks around what is written now
         self.max_depth = 0
         #: for each ``try`` being written, the iterators of the loops in its
@@ -433,7 +434,7 @@ class Flow:
             segment.body[0] = b.assign(level.flag, b.int_(0))
             if level.test is not None and self._holds_object(level.test.value):
                 # a false test's value dies here, as CPython pops it, not at the flag's next use
-                where.insert(where.index(segment) + 1, b.assign(level.flag, b.int_(0)))
+                where.insert(where.index(segment) + 1, _cleared(level.flag, level.test))
         elif level.test is not None and self._holds_object(level.test.value):
             level.test.value = b.call(self.unit.builtin("bool"), level.test.value)
 
@@ -448,9 +449,12 @@ class Flow:
         no ``bool()``."""
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
             return False
-        int_eq = self.unit.constants.get(("method", "int", "__eq__"))  # ``not``: int.__eq__(bool(t), 0)
-        return value.func.id in {self.unit.names.fixed(name) for name in BOOL_HELPERS} or \
-            int_eq is not None and value.func.id == int_eq.name
+        if value.func.id in self.bool_helpers:
+            return True
+        # ``not``: int.__eq__(bool(t), 0); ``is``/``is not`` of a constant: int.__eq__/__ne__ of ids
+        return any(constant is not None and value.func.id == constant.name
+                   for constant in (self.unit.constants.get(("method", "int", method))
+                                    for method in ("__eq__", "__ne__")))
 
     def flag_of(self, level: Level, name: str) -> str:
         """``level``'s flag, made now if needed."""
@@ -984,6 +988,16 @@ def _assign_at(name: str, value: ast.expr | int, where: ast.AST) -> ast.Assign:
     at = position(where)
     value = ast.Constant(value, **at) if type(value) is int else b.copy_location(value, where)
     return ast.Assign([ast.Name(name, b.STORE, **at)], value, **at)
+
+
+def _cleared(flag: str, test: ast.Assign) -> ast.stmt:
+    """``flag = 0`` after the ``while`` of an ``if`` whose flag is set by
+    ``test``, on no line a tracer would see as a new one: the if's own when
+    the whole statement is one line (its body's, and the code a rule made
+    from one line's), else none (the body's last line is not the if's)."""
+    if getattr(test, "lineno", None) == getattr(test, "end_lineno", None):  # (or unplaced, as the if)
+        return _assign_at(flag, 0, test)
+    return b.unlined(b.assign(flag, b.int_(0)))
 
 
 def _is_flag(value: ast.expr) -> bool:
