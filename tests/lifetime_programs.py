@@ -136,7 +136,8 @@ class _Writer:
             if rng.random() < 0.5:
                 text += f"{pad}finally:\n{inner}say('finally', {self.expr()})\n"
         else:
-            text = f"{pad}n = 2\n{pad}while n and {self.expr()}:\n{inner}n -= 1\n" \
+            count = f"n{depth}"  # (a loop of its own: one inside cannot reset it)
+            text = f"{pad}{count} = 2\n{pad}while {count} and {self.expr()}:\n{inner}{count} -= 1\n" \
                    + self.block(inner, depth + 1, in_function)
         self.step += 1
         return text + f"{pad}say('step', {self.step})\n"

@@ -121,6 +121,25 @@ def test_comprehension_runs_in_a_frame_of_its_own() -> None:
     assert rewritten == "[['item']]\n"
 
 
+def test_a_later_inlined_comprehension_reads_the_outer_name() -> None:
+    """CPython 3.12.1 reads a name that an earlier inlined comprehension of
+    the function bound as its variable as that hidden local (gh-118513,
+    fixed later): the output reads the outer name, as 3.11 and 3.13 do."""
+    source = textwrap.dedent("""
+        a = 1
+        def f():
+            [a for a in range(2)]
+            return [a for b in range(1)]
+        print(f())
+    """)
+    assert run(desugared(source)).stdout == "[1]\n"
+    original = run(source)
+    if sys.version_info[:3] == (3, 12, 1):
+        assert original.error is not None and original.error[0] == "UnboundLocalError"
+    else:
+        assert original.stdout == "[1]\n"
+
+
 def test_exec_with_separate_locals_reads_module_names_from_the_globals() -> None:
     """The output stores into the mapping it runs in, but reads module names
     as globals (``LOAD_GLOBAL``), not ``LOAD_NAME``'s locals-then-globals."""
