@@ -418,6 +418,26 @@ def test_comprehension(name: str) -> None:
     assert_same(source)
 
 
+def test_targets_that_are_not_names_survive_an_error_leaving() -> None:
+    """Only the names a comprehension binds are its variables: an error
+    leaving one whose targets are an item and an attribute leaves the
+    containers alone (from 3.12 the variables are dropped as it leaves)."""
+    assert_same("""
+        class Box:
+            pass
+        def f():
+            box, slots = Box(), [0]
+            def source():
+                yield 1
+                raise KeyError("done")
+            try:
+                return [(slots[0], box.value) for slots[0] in source() for box.value in (2, 3)]
+            except KeyError:
+                return slots, box.value
+        print(f())
+    """)
+
+
 def test_shadowed_builtins() -> None:
     """The result is built with the builtins captured before user code runs."""
     assert_same("""

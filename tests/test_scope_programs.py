@@ -5,6 +5,7 @@ The long run is ``python tests/scope_programs.py FIRST COUNT``."""
 from __future__ import annotations
 
 import ast
+import sys
 
 import pytest
 from difftest import assert_same
@@ -15,8 +16,18 @@ from scope_programs import program
 SEEDS = [*range(60), 94, 98]
 
 
+#: seeds whose program meets a bug of the running CPython that the output
+#: does not reproduce (README, Known limitations): 3.12.1 reads a name that
+#: an earlier inlined comprehension bound as its variable as that hidden local
+CPYTHON_BUGS = {55: (3, 12, 1)}
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_scope_program(seed: int) -> None:
+    if CPYTHON_BUGS.get(seed) == sys.version_info[:3]:
+        with pytest.raises(AssertionError, match="stdout differs"):
+            assert_same(program(seed))
+        return
     assert_same(program(seed))
 
 

@@ -243,7 +243,8 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
         # its variables are hidden locals of the frame around, which an
         # exception leaving gives their outer values again: they are dropped
         fn.hidden_locals = sorted({cx.mangle(target.id) for generator in node.generators
-                                   for target in ast.walk(generator.target) if type(target) is ast.Name})
+                                   for target in ast.walk(generator.target)
+                                   if type(target) is ast.Name and type(target.ctx) is ast.Store})
         fn.shown_name = name
         fn.comprehension_frame = frame
         fn.inner_qualname = cx.scope.qualname
