@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 
+from difftest import first_compiling
+
 HEADER = '''\
 log = []
 def v(tag, value=None):
@@ -140,39 +142,28 @@ class _Writer:
 
 
 def program(seed: int) -> str:
-    """The program of ``seed``: statements, each run inside a function and at
-    module level (the first draw from it that CPython compiles)."""
-    for attempt in range(100):
-        rng = random.Random(seed * 100 + attempt)
-        writer = _Writer(rng)
-        lines = []
-        for number in range(rng.randint(4, 8)):
-            statement = writer.statement()
-            lines.append(f"def s{number}():\n    global a, b, c\n    {statement}\n"
-                         f"step({number}, s{number})\n"
-                         f"del log[:]\ntry:\n    {statement}\nexcept Exception as error:\n"
-                         f"    print('module', {number}, type(error).__name__, error, log)\n")
-        source = HEADER + "a = b = c = 0\n" + "".join(lines) + \
-            "print(a, b, c, [(x.tag, x.items, vars(x)) for x in boxes])\n"
-        try:
-            compile(source, "<assignment program>", "exec")
-        except SyntaxError:
-            continue
-        return source
-    raise AssertionError(f"no program of seed {seed} compiles")
+    """The program of ``seed``: the first draw from it that CPython compiles
+    (an annotated target may be a name the functions declare ``global``)."""
+    return first_compiling(_draw, seed, 100)
+
+
+def _draw(rng: random.Random) -> str:
+    """Statements, each run inside a function and at module level."""
+    writer = _Writer(rng)
+    lines = []
+    for number in range(rng.randint(4, 8)):
+        statement = writer.statement()
+        lines.append(f"def s{number}():\n    global a, b, c\n    {statement}\n"
+                     f"step({number}, s{number})\n"
+                     f"del log[:]\ntry:\n    {statement}\nexcept Exception as error:\n"
+                     f"    print('module', {number}, type(error).__name__, error, log)\n")
+    return HEADER + "a = b = c = 0\n" + "".join(lines) + \
+        "print(a, b, c, [(x.tag, x.items, vars(x)) for x in boxes])\n"
 
 
 if __name__ == "__main__":
     import sys
 
-    from difftest import assert_same
+    from difftest import compare_seeds
 
-    first, count = (int(arg) for arg in sys.argv[1:3])
-    failed = 0
-    for seed in range(first, first + count):
-        try:
-            assert_same(program(seed))
-        except AssertionError as error:
-            failed += 1
-            print(f"seed {seed}: {str(error).splitlines()[0]}")
-    print(f"{count} programs, {failed} differ")
+    compare_seeds(program, sys.argv[1:])

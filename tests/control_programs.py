@@ -180,15 +180,7 @@ if __name__ == "__main__":
     import sys
     import warnings
 
-    from difftest import assert_same
+    from difftest import compare_seeds
 
     warnings.simplefilter("ignore")  # (a jump out of finally warns from 3.14)
-    first, count = (int(arg) for arg in sys.argv[1:3])
-    failed = 0
-    for seed in range(first, first + count):
-        try:
-            assert_same(program(seed), check_names=False)
-        except AssertionError as error:
-            failed += 1
-            print(f"seed {seed}: {str(error).splitlines()[0]}")
-    print(f"{count} programs, {failed} differ")
+    compare_seeds(program, sys.argv[1:], check_names=False)

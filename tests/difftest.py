@@ -13,9 +13,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import random
 import re
 import sys
 import textwrap
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -160,3 +162,35 @@ def parse_ok(source: str) -> bool:
 
 
 __all__ = ["assert_same", "desugared", "run", "Outcome", "parse_ok", "PRINTING_TRUTH", "sys"]
+
+
+def first_compiling(draw: Callable[[random.Random], str], seed: int, tries: int) -> str:
+    """The first program ``draw`` writes from ``Random(seed * tries + attempt)``
+    that CPython compiles: a generator of programs may draw one that CPython
+    refuses (a ``nonlocal`` with nothing to bind, a walrus in an iterable)."""
+    for attempt in range(tries):
+        source = draw(random.Random(seed * tries + attempt))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(source, "<generated program>", "exec")
+        except SyntaxError:
+            continue
+        return source
+    raise AssertionError(f"no program of seed {seed} compiles")
+
+
+def compare_seeds(program: Callable[[int], str], argv: list[str], check_names: bool = True) -> int:
+    """The long run of a generator of programs: seeds ``FIRST`` to ``FIRST +
+    COUNT - 1`` (``argv``), each program compared (:func:`assert_same`);
+    prints each seed that differs, and the count. The number that differ."""
+    first, count = (int(arg) for arg in argv[:2])
+    failed = 0
+    for seed in range(first, first + count):
+        try:
+            assert_same(program(seed), check_names=check_names)
+        except AssertionError as error:
+            failed += 1
+            print(f"seed {seed}: {str(error).splitlines()[0]}")
+    print(f"{count} programs, {failed} differ")
+    return failed

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 
+from difftest import first_compiling
+
 HEADER = '''\
 import contextlib, sys
 def chain(error, depth=0):
@@ -116,10 +118,11 @@ class _Writer:
 def program(seed: int) -> str:
     """The program of ``seed``: the first draw from it that CPython compiles
     (a ``raise e`` may name a variable no handler around it bound)."""
-    for attempt in range(100):
-        rng = random.Random(seed * 100 + attempt)
-        body = _Writer(rng).block(0, 1, [], False)
-        source = HEADER + "def f(k):\n" + body + """\
+    return first_compiling(_draw, seed, 100)
+
+
+def _draw(rng: random.Random) -> str:
+    return HEADER + "def f(k):\n" + _Writer(rng).block(0, 1, [], False) + """\
 for k in range(4):
     try:
         print(k, "returned", f(k))
@@ -127,25 +130,11 @@ for k in range(4):
         print(k, "raised", chain(error))
     print(k, "after", chain(sys.exc_info()[1]))
 """
-        try:
-            compile(source, "<exception program>", "exec")
-        except SyntaxError:
-            continue
-        return source
-    raise AssertionError(f"no program of seed {seed} compiles")
 
 
 if __name__ == "__main__":
     import sys
 
-    from difftest import assert_same
+    from difftest import compare_seeds
 
-    first, count = (int(arg) for arg in sys.argv[1:3])
-    failed = 0
-    for seed in range(first, first + count):
-        try:
-            assert_same(program(seed), check_names=False)
-        except AssertionError as error:
-            failed += 1
-            print(f"seed {seed}: {str(error).splitlines()[0]}")
-    print(f"{count} programs, {failed} differ")
+    compare_seeds(program, sys.argv[1:], check_names=False)

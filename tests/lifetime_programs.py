@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 
+from difftest import first_compiling
+
 HEADER = '''\
 made = [0]
 died = []
@@ -149,14 +151,7 @@ class _Writer:
 def program(seed: int) -> str:
     """The program of ``seed``: the first draw from it that CPython compiles (a
     walrus may land in a comprehension's iterable, where it is refused)."""
-    for attempt in range(100):
-        source = _draw(random.Random(seed * 100 + attempt))
-        try:
-            compile(source, "<lifetime program>", "exec")
-        except SyntaxError:
-            continue
-        return source
-    raise AssertionError(f"no program of seed {seed} compiles")
+    return first_compiling(_draw, seed, 100)
 
 
 def _draw(rng: random.Random) -> str:
@@ -182,14 +177,6 @@ say('end')
 if __name__ == "__main__":
     import sys
 
-    from difftest import assert_same
+    from difftest import compare_seeds
 
-    first, count = (int(arg) for arg in sys.argv[1:3])
-    failed = 0
-    for seed in range(first, first + count):
-        try:
-            assert_same(program(seed), check_names=False)
-        except AssertionError as error:
-            failed += 1
-            print(f"seed {seed}: {str(error).splitlines()[0]}")
-    print(f"{count} programs, {failed} differ")
+    compare_seeds(program, sys.argv[1:], check_names=False)

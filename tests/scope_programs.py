@@ -19,7 +19,8 @@ compiler (a ``nonlocal`` with nothing to bind, a name used before its
 from __future__ import annotations
 
 import random
-import warnings
+
+from difftest import first_compiling
 
 HEADER = '''\
 import contextlib, re
@@ -180,31 +181,16 @@ class _Writer:
 
 def program(seed: int) -> str:
     """The program of ``seed``: the first draw from it that CPython compiles."""
-    for attempt in range(1000):
-        rng = random.Random(seed * 1000 + attempt)
-        body = _Writer(rng).block("module", 0, 0)
-        source = HEADER + body
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                compile(source, "<scope program>", "exec")
-        except SyntaxError:
-            continue
-        return source
-    raise AssertionError(f"no program of seed {seed} compiles")
+    return first_compiling(_draw, seed, 1000)
+
+
+def _draw(rng: random.Random) -> str:
+    return HEADER + _Writer(rng).block("module", 0, 0)
 
 
 if __name__ == "__main__":
     import sys
 
-    from difftest import assert_same
+    from difftest import compare_seeds
 
-    first, count = (int(arg) for arg in sys.argv[1:3])
-    failed = 0
-    for seed in range(first, first + count):
-        try:
-            assert_same(program(seed))
-        except AssertionError as error:
-            failed += 1
-            print(f"seed {seed}: {str(error).splitlines()[0]}")
-    print(f"{count} programs, {failed} differ")
+    compare_seeds(program, sys.argv[1:])
