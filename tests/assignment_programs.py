@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from difftest import first_compiling
+from difftest import Writer, first_compiling
 
 HEADER = '''\
 log = []
@@ -74,16 +74,8 @@ def step(tag, statement):
 '''
 
 
-class _Writer:
+class _Writer(Writer):
     """Writes statements from a seeded random source."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.tag = 0
-
-    def next_tag(self) -> int:
-        self.tag += 1
-        return self.tag
 
     def value(self) -> str:
         rng = self.rng

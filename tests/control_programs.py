@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import random
 
+from difftest import Writer
+
 HEADER = '''\
 import contextlib
 log = []
@@ -73,18 +75,13 @@ def drive(coroutine):
 '''
 
 
-class _Writer:
+class _Writer(Writer):
     """Writes one function body from a seeded random source."""
 
     def __init__(self, rng: random.Random, kind: str) -> None:
-        self.rng = rng
+        super().__init__(rng)
         self.generator = kind == "generator"
         self.coroutine = kind == "coroutine"
-        self.tag = 0
-
-    def next_tag(self) -> int:
-        self.tag += 1
-        return self.tag
 
     def value(self) -> str:
         """A value that may raise: ``ZeroDivisionError`` or ``KeyError``."""

@@ -164,6 +164,19 @@ def parse_ok(source: str) -> bool:
 __all__ = ["assert_same", "desugared", "run", "Outcome", "parse_ok", "PRINTING_TRUTH", "sys"]
 
 
+class Writer:
+    """What a generator of programs writes with: its seeded source of random
+    choices, and a counter of tags that tell a program's values and prints apart."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.tag = 0
+
+    def next_tag(self) -> int:
+        self.tag += 1
+        return self.tag
+
+
 def first_compiling(draw: Callable[[random.Random], str], seed: int, tries: int) -> str:
     """The first program ``draw`` writes from ``Random(seed * tries + attempt)``
     that CPython compiles: a generator of programs may draw one that CPython

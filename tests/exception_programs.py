@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from difftest import first_compiling
+from difftest import Writer, first_compiling
 
 HEADER = '''\
 import contextlib, sys
@@ -47,16 +47,8 @@ def cm(tag, mode):
 ERRORS = ("KeyError", "ValueError", "TypeError")
 
 
-class _Writer:
+class _Writer(Writer):
     """Writes one function body from a seeded random source."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.tag = 0
-
-    def next_tag(self) -> int:
-        self.tag += 1
-        return self.tag
 
     def raise_(self, names: list[str], in_handler: bool) -> str:
         rng, tag = self.rng, self.next_tag()

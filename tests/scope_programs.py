@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from difftest import first_compiling
+from difftest import Writer, first_compiling
 
 HEADER = '''\
 import contextlib, re
@@ -40,19 +40,14 @@ def cm(tag):
 NAMES = ("a", "b", "c", "__d")
 
 
-class _Writer:
+class _Writer(Writer):
     """Writes one module from a seeded random source."""
 
     def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.tag = 0
+        super().__init__(rng)
         #: per scope being written, the names it surely binds (a function's
         #: parameters and first assignment): what a ``nonlocal`` inside may name
         self.scopes: list[set[str]] = []
-
-    def next_tag(self) -> int:
-        self.tag += 1
-        return self.tag
 
     def name(self) -> str:
         return self.rng.choice(NAMES)
