@@ -36,7 +36,9 @@ context manager's ``__exit__`` never sees a rewritten ``break``. A jump that
 leaves a ``try``/``finally`` or a ``with`` stops at its body and records
 itself in a flag of that statement; after the final block (or ``__exit__``)
 it goes on from there. A flag tested once holds the test's value; one read
-more than once holds ``bool(test)``, so ``__bool__`` runs exactly once.
+more than once holds ``bool(test)``, so ``__bool__`` runs exactly once. A
+test's value dies once tested, as CPython pops it: a flag that may hold an
+object is cleared after its ``while`` (a loop's also as its body starts).
 """
 
 from __future__ import annotations
