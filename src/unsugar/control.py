@@ -916,7 +916,7 @@ class Flow:
         node.body = flow.scope_body(node.body, getattr(node, "frame_locals", ()),
                                     getattr(node, "hidden_locals", ())) or [b.ret()]
         if hasattr(node, "first_line"):
-            self.unit.decorated.append((node, node.first_line))
+            self.unit.decorated.append(node)
         self.emit(node)
 
     _AsyncFunctionDef = _FunctionDef

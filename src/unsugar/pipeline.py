@@ -84,8 +84,8 @@ class Compilation:
         made while nothing was placed takes its parent's)."""
         for stmt in self._own:
             fix_locations(stmt)
-        for function, first_line in self.unit.decorated:  # its code starts at its first decorator
-            function.lineno = first_line
+        for function in self.unit.decorated:  # its code starts at its first decorator
+            function.lineno = function.first_line
         for literal in self.literals.values():
             literal.complete()
         module = ast.Module(body=self.body, type_ignores=[])

@@ -84,9 +84,9 @@ class Unit:
     semantics: str = "python"
     #: notes every rule applied, where (``unsugar --annotate``); None: nothing noted
     recorder: Recorder | None = None
-    #: the output's decorated defs, each with the line of its first decorator,
-    #: where its code starts when the tree is compiled (``co_firstlineno``)
-    decorated: list[tuple[ast.FunctionDef, int]] = field(default_factory=list)
+    #: the output's decorated defs: their ``first_line`` (their first
+    #: decorator's) is where their code starts when the tree is compiled
+    decorated: list[ast.FunctionDef] = field(default_factory=list)
 
     def note(self, rule_id: str, node: ast.AST) -> None:
         """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""

@@ -22,7 +22,7 @@ MODULE = layout_rule(
     "    _us_module_code_named(_us_body)\n"
     "    try:\n        _us_body(_us_namespace)\n"
     "    except:\n        _us_module_failed(_us_namespace, _us_s__us_module)\n        raise\n"
-    "try:\n    _us_module(locals())\nexcept:\n    _us_module()\n    raise",
+    "try:\n    _us_module(locals())\nexcept:\n    try:\n        _us_module()\n    except:\n        0\n    raise",
     reference="executionmodel.html#naming-and-binding",
     family="modules",
 )

@@ -46,4 +46,3 @@ def module_failed(namespace, name):
         module_entry_dropped()
 
     type(namespace).__setitem__(namespace, name, dropped)
-
