@@ -1,6 +1,8 @@
 """locals() and vars() in functions: no temporaries, no deleted variables; the builtins
 that read a namespace, called under another name in a module or class body."""
 
+import sys
+
 import pytest
 from difftest import assert_same
 
@@ -125,3 +127,73 @@ ALIASES = {
 @pytest.mark.parametrize("source", ALIASES.values(), ids=ALIASES.keys())
 def test_namespace_readers_under_another_name(source: str) -> None:
     assert_same(source)
+
+
+#: Up to 3.12, reading a class body's namespace as its locals first copies
+#: the frame's cells in: the ``__class__`` cell, empty while the body runs,
+#: deletes that key; on 3.12 the ``__classdict__`` cell (an annotation scope
+#: in the body) stores the namespace under that key. 3.13 reads the namespace
+#: as it is. A namespace that logs its deletes and stores shows each read.
+CELLS = {
+    "class_cell_deletes_the_key": """
+        log = []
+        class NS(dict):
+            def __delitem__(self, key):
+                log.append(("del", key))
+                dict.__delitem__(self, key)
+        class Meta(type):
+            @classmethod
+            def __prepare__(mcls, name, bases):
+                return NS()
+        class C(metaclass=Meta):
+            __class__ = 5
+            names = sorted(locals())
+            vars()
+            listed = dir()
+            exec("e = 1")
+            exec("f = 2", {})
+            vars(Meta)
+            def m(self):
+                return super()
+        r = (log, C.__dict__.get("__class__"), C.names, C.listed, C.e)
+    """,
+    "class_cell_read_by_an_alias": """
+        class C:
+            __class__ = 5
+            l = locals
+            l()
+            def m(self):
+                return __class__
+        r = C.__dict__.get("__class__")
+    """,
+    "no_class_cell_no_delete": """
+        class C:
+            __class__ = 5
+            locals()
+            def m(self):
+                return 1
+        r = C.__dict__.get("__class__")
+    """,
+}
+
+
+@pytest.mark.parametrize("source", CELLS.values(), ids=CELLS.keys())
+def test_a_class_body_read_as_locals_takes_its_cells(source: str) -> None:
+    assert_same(source)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="annotation scopes are 3.12's")
+@pytest.mark.parametrize("body", [
+    "def m[T](self): pass",
+    "type A[T] = T",
+    "class F[T]: pass",
+    "if True:\n                def m[T](self): return super()",
+])
+def test_a_class_body_with_an_annotation_scope_read_as_locals(body: str) -> None:
+    assert_same(f"""
+        class C:
+            {body}
+            names = sorted(locals())
+            x = "__classdict__" in vars() and vars()["__classdict__"] is vars()
+        r = (C.names, C.x, sorted(C.__dict__))
+    """)

@@ -98,6 +98,7 @@ class ClassBody:
             tail = [tail[0], b.function(reader, [], [b.ret(b.load(classdict))]), b.expr(b.call(
                 cx.rt("class_dict_cell"), b.load(self.namespace.param), b.load(reader))), *tail[1:]]
         fn.body = b.located([*head, *body], cls) + tail
+        namespace.sync_cells(cx)
         rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(name),
                         cx.string(qualname))
         return [*b.located(readers, cls), fn, b.copy_location(b.expr(rename), cls)]
@@ -140,6 +141,8 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
     attributes, class_cell = _body_facts(node)
+    namespace.cells = frozenset({"__class__"} if class_cell else ()) | \
+        frozenset({"__classdict__"} if has_classdict_cell(node) else ())
     tail: list[ast.stmt] = [b.expr(b.call(
         cx.rt("class_static_attributes"), b.load(namespace.param), *map(cx.string, attributes)
     ))]
@@ -325,6 +328,15 @@ def needs_class_cell(node: ast.ClassDef) -> bool:
     body of a class nested in it reads ``__class__`` (CPython then gives the
     class a ``__class__`` cell)."""
     return any(_uses_class_cell(scope) for scope in _class_level_scopes(node.body))
+
+
+def has_classdict_cell(node: ast.ClassDef) -> bool:
+    """Whether an annotation scope is made at the level of the class body (a
+    generic def or class, a type alias): CPython 3.12+ then gives the class a
+    ``__classdict__`` cell."""
+    own, nested = _scope_walk(node.body)
+    return any(getattr(scope, "type_params", None) for scope in nested) \
+        or any(type(item).__name__ == "TypeAlias" for item in own)
 
 
 def _class_level_scopes(nodes: list[ast.AST]) -> list[ast.AST]:

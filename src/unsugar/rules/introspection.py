@@ -6,6 +6,7 @@ import ast
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
+from unsugar.namespaces import ClassNamespace
 from unsugar.registry import expr_rule
 from unsugar.trees import NAMESPACE_CALL_MARK
 
@@ -60,6 +61,8 @@ def lower_namespace_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
     if namespace is None:  # a class body kept (a generic class's, with its rule kept)
         return node
     node.func = b.call(cx.rt("namespace_callee"), b.load(namespace.param), node.func)
+    if isinstance(namespace, ClassNamespace):  # told the cells of its class, once they are known
+        namespace.reads.append(node.func)
     return node
 
 

@@ -35,7 +35,7 @@ def namespace_load(namespace, name):
     frame = frame_of_caller(1)  # noqa: F821  (runtime/names.py)
     value = namespace_global_lookup(frame, name)
     if value is classes_builtin_locals or value is classes_builtin_vars:
-        return namespace_reader(namespace, value, frame.f_globals)
+        return namespace_reader(namespace, value, frame.f_globals, 0)
     return value
 
 
@@ -68,26 +68,62 @@ def namespace_callee(namespace, function):
     ``warnings.warn``, made to count the frames CPython runs; anything else,
     itself."""
     kind = classes_reader_kind(id(function), 0)
-    if operator_int_eq(kind, 4):  # noqa: F821
-        return warn_counted  # noqa: F821  (runtime/stacklevels.py)
     if kind:
-        return namespace_reader(namespace, function, frame_of_caller(1).f_globals)  # noqa: F821
+        return namespace_special_callee(namespace, function, kind, 0, frame_of_caller(1).f_globals)  # noqa: F821
     return function
 
 
-def namespace_reader(namespace, builtin, scope):
+def namespace_callee_synced(namespace, function, cells):
+    """:func:`namespace_callee` in a class body whose ``cells`` are synced
+    into its namespace when it is read (:func:`namespace_sync`); ``locals``
+    or ``vars`` read by name there is already a reader (:func:`namespace_load`),
+    made again with the cells."""
+    if type(function) is classes_function and function.__code__ is classes_reader_code:
+        function = classes_builtin_vars if function.__name__ == "vars" else classes_builtin_locals
+    kind = classes_reader_kind(id(function), 0)
+    if kind:
+        return namespace_special_callee(namespace, function, kind, cells, frame_of_caller(1).f_globals)  # noqa: F821
+    return function
+
+
+def namespace_special_callee(namespace, function, kind, cells, scope):
+    if operator_int_eq(kind, 4):  # noqa: F821
+        return warn_counted  # noqa: F821  (runtime/stacklevels.py)
+    return namespace_reader(namespace, function, scope, cells)
+
+
+def namespace_reader(namespace, builtin, scope, cells):
     """``builtin`` (``locals``, ``exec``...) reading ``namespace``, and ``scope``
     as the globals: what a module or class body sees under another name."""
 
     def reader(*args, **kwargs):
-        return namespace_call_in(scope, namespace, builtin, args, kwargs)
+        return namespace_call_in(scope, namespace, builtin, args, kwargs, cells)
 
     reader.__name__ = builtin.__name__
     reader.__qualname__ = builtin.__qualname__
     return reader
 
 
-def namespace_call_in(scope, namespace, function, args, kwargs):
+classes_function = type(namespace_callee)
+classes_reader_code = namespace_reader(None, classes_builtin_locals, None, 0).__code__
+
+
+def namespace_sync(namespace, cells):
+    """What CPython up to 3.12 does to a class body's namespace when it reads it
+    as the frame's locals: the cells of the frame are copied in, in the order
+    of their names, an empty one deleting its key. ``cells`` 1: the
+    ``__class__`` cell, empty while the body runs; 2: the ``__classdict__``
+    cell (3.12), which holds the namespace."""
+    if cells & 1:
+        try:
+            del namespace["__class__"]
+        except KeyError:
+            pass
+    if cells & 2:
+        namespace["__classdict__"] = namespace
+
+
+def namespace_call_in(scope, namespace, function, args, kwargs, cells):
     """``function(*args, **kwargs)`` where the builtins that read the caller's
     namespace must read ``namespace``: ``locals()``, ``vars()`` and ``dir()``
     without an argument, ``exec`` and ``eval`` without mappings (``scope`` as
@@ -95,8 +131,10 @@ def namespace_call_in(scope, namespace, function, args, kwargs):
     kind = classes_reader_kind(id(function), 0)
     if not args and not kwargs:
         if operator_int_eq(kind, 1):  # noqa: F821
+            namespace_sync(namespace, cells)
             return namespace
         if operator_int_eq(kind, 2):  # noqa: F821
+            namespace_sync(namespace, cells)
             return sorted(mapping_keys(namespace))  # noqa: F821  (runtime/imports.py)
     count = len(args)
     if operator_int_eq(kind, 3) and count and classes_int_le(count, 3):  # noqa: F821
@@ -109,6 +147,7 @@ def namespace_call_in(scope, namespace, function, args, kwargs):
             local = classes_dict_pop(rest, "locals")
         if mapping is None:
             if local is None:
+                namespace_sync(namespace, cells)
                 local = namespace
             return function(classes_tuple_item(args, 0), scope, local, **rest)
     return function(*args, **kwargs)
