@@ -196,6 +196,40 @@ def test_async_generator_is_an_object_of_its_own_type() -> None:
     assert rewritten == "True\nTrue\nTrue False False\n"
 
 
+def test_an_async_generator_that_ignored_its_close_runs_its_cleanup_when_freed() -> None:
+    """An async generator freed while suspended, with no finaliser hook (no
+    event loop), is closed where it stands; if it yields while being closed
+    (``RuntimeError: async generator ignored GeneratorExit``, reported as
+    unraisable), CPython frees it without running anything more, while the
+    output's generator of its body is closed again when it is freed, so the
+    ``finally`` blocks around that yield run."""
+    original, rewritten = outputs("""
+        import sys
+        saved, sys.unraisablehook = sys.unraisablehook, lambda report: print("unraisable", report.exc_value)
+        async def agen():
+            try:
+                yield 1
+            finally:
+                try:
+                    yield 2
+                finally:
+                    print("inner finally")
+        def drive(coroutine):
+            try:
+                while True:
+                    coroutine.send(None)
+            except StopIteration:
+                pass
+        ag = agen()
+        drive(anext(ag))
+        del ag
+        print("freed")
+        sys.unraisablehook = saved
+    """)
+    assert original == "unraisable async generator ignored GeneratorExit\nfreed\n"
+    assert rewritten == "unraisable async generator ignored GeneratorExit\ninner finally\nfreed\n"
+
+
 def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
     """The runtime's helpers are locals of the module's def, so a function that
     uses one has free variables where CPython's has none: code compiled
