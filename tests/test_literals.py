@@ -182,8 +182,12 @@ FOLDED = {
             return -12345678901234567890
         print(x is y, f() is g(), big is h())
     """,
-    "bools_and_errors_are_not_folded": """
-        print(-True, +False)
+    "bools_are_folded_and_errors_are_not": """
+        import warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            print(-True, +False, ~True, ~~False, type(+True), -(-True))
+        print([str(warning.message)[:30] for warning in caught])  # the compiler's, not at run time
         try:
             ~1.5
         except TypeError as error:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import warnings
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
@@ -61,14 +62,18 @@ _FOLDED = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.
 
 def folded_number(node: ast.expr) -> int | float | complex | None:
     """The constant CPython's compiler makes of ``node`` when it is a ``-``, ``+``
-    or ``~`` of a number literal (or of such a constant): ``-1``, ``-1.5``,
-    ``-(-2)``; None otherwise (``True`` is not folded here, ``~True`` warns)."""
+    or ``~`` of a number literal, ``True`` or ``False`` (or of such a constant):
+    ``-1``, ``-1.5``, ``-(-2)``, ``~True`` (``-2``: from 3.12 the compiler
+    warns that ``~`` of a bool is deprecated, and the code does not); None
+    otherwise."""
     if isinstance(node, ast.Constant):
-        return node.value if type(node.value) in (int, float, complex) else None
+        return node.value if type(node.value) in (int, float, complex, bool) else None
     if isinstance(node, ast.UnaryOp) and type(node.op) in _FOLDED:
         value = folded_number(node.operand)
-        if value is not None and not (isinstance(node.op, ast.Invert) and type(value) is not int):
-            return _FOLDED[type(node.op)](value)
+        if value is not None and not (isinstance(node.op, ast.Invert) and type(value) not in (int, bool)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return _FOLDED[type(node.op)](value)
     return None
 
 
