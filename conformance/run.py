@@ -91,25 +91,40 @@ def parse_entry(name: str, table: object, rule_ids: frozenset[str] | None = None
             raise ManifestError(f"[{name}] keep names unknown rule(s): {', '.join(unknown)}")
     expected = _reasons(name, "expected_failures", table.get("expected_failures", {}))
     skip = _reasons(name, "skip", table.get("skip", {}))
-    since = table.get("since")
-    if since is not None:
-        major, _, minor = str(since).partition(".")
-        if not isinstance(since, str) or not (major.isdigit() and minor.isdigit()):
-            raise ManifestError(f'[{name}] since must be a version string such as "3.12"')
-        since = (int(major), int(minor))
+    since = _version(name, "since", table.get("since"))
     return Entry(name, ci, desugar, keep, float(timeout), expected, skip, since)
 
 
 def _reasons(name: str, key: str, table: object) -> dict[str, str]:
-    """A table of test ids of module ``name``, each with a reason."""
+    """A table of test ids of module ``name``, each with a reason, or with
+    ``{reason = "...", until = "3.12"}`` for one that holds only on the
+    Pythons before ``until``: those that hold on the running one."""
     if not isinstance(table, dict):
         raise ManifestError(f"[{name}.{key}] must be a table")
-    for test_id, reason in table.items():
+    reasons: dict[str, str] = {}
+    for test_id, value in table.items():
         if not test_id.startswith(f"test.{name}."):
             raise ManifestError(f"[{name}.{key}] {test_id!r} is not a test of {name}")
+        reason, until = value, None
+        if isinstance(value, dict):
+            if set(value) - {"reason", "until"}:
+                raise ManifestError(f"[{name}.{key}] {test_id!r}: only reason and until may be given")
+            reason, until = value.get("reason"), _version(name, "until", value.get("until"))
         if not isinstance(reason, str) or not reason.strip():
             raise ManifestError(f"[{name}.{key}] {test_id!r} needs a reason")
-    return dict(table)
+        if until is None or sys.version_info[:2] < until:
+            reasons[test_id] = reason
+    return reasons
+
+
+def _version(name: str, key: str, text: object) -> tuple[int, int] | None:
+    """``"3.12"`` as ``(3, 12)`` (None stays None)."""
+    if text is None:
+        return None
+    major, _, minor = str(text).partition(".")
+    if not isinstance(text, str) or not (major.isdigit() and minor.isdigit()):
+        raise ManifestError(f'[{name}] {key} must be a version string such as "3.12"')
+    return int(major), int(minor)
 
 
 def known_rules() -> frozenset[str]:

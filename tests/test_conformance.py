@@ -102,6 +102,22 @@ def test_manifest_since():
     assert conformance.parse_entry("test_x", {"since": "3.12"}).since == (3, 12)
 
 
+def test_manifest_expected_failure_until_a_version():
+    """An expected failure with ``until`` holds only on the Pythons before it."""
+    table = {"expected_failures": {
+        "test.test_x.C.test_old": {"reason": "deviation, older Pythons", "until": "3.12"},
+        "test.test_x.C.test_all": "deviation",
+    }}
+    expected = conformance.parse_entry("test_x", table).expected_failures
+    assert ("test.test_x.C.test_old" in expected) == (sys.version_info < (3, 12))
+    assert expected["test.test_x.C.test_all"] == "deviation"
+    for bad, message in [({"reason": "r", "until": 3.12}, "until must be a version string"),
+                         ({"reason": "r", "since": "3.12"}, "only reason and until"),
+                         ({"until": "3.12"}, "needs a reason")]:
+        with pytest.raises(ManifestError, match=message):
+            conformance.parse_entry("test_x", {"expected_failures": {"test.test_x.C.t": bad}})
+
+
 def test_manifest_file_errors(tmp_path):
     bad = tmp_path / "manifest.toml"
     bad.write_text("[test_x\n")
