@@ -403,6 +403,18 @@ EXCEPT_STAR = {
                 raise
         report(f, orig, *orig.exceptions)
     """,
+    "a_clause_that_matches_nothing_leaves_the_rest": """
+        orig = ExceptionGroup("g", [ExceptionGroup("h", [ValueError(1)]), TypeError(2)])
+        def f():
+            try:
+                raise orig
+            except* LookupError:
+                print("no")
+            except* Exception as eg:
+                print("all", describe(eg), eg is orig)
+                raise
+        report(f, orig, *orig.exceptions)
+    """,
 }
 
 

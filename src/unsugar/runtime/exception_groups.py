@@ -17,6 +17,9 @@ except_star_context_slot = BaseException.__context__
 except_star_cause_slot = BaseException.__cause__
 except_star_traceback_slot = BaseException.__traceback__
 except_star_subtype = type.__subclasscheck__
+#: 3.11 keeps the group a clause did not match at all as it was, where 3.12
+#: goes on with the rest ``split`` made of it (a copy, ``__cause__`` set)
+except_star_keeps_rest = __import__("sys").version_info < (3, 12)
 
 
 def except_star_is_group(value):
@@ -81,7 +84,8 @@ def except_star_match(state, kinds):
     """The part of the rest that ``except* kinds`` handles, or ``None``.
 
     A whole match is the rest itself (a naked exception wrapped in an
-    ``ExceptionGroup``); otherwise a group is ``split``.
+    ``ExceptionGroup``); otherwise a group is ``split`` (and on 3.11 a group
+    nothing of which matched stays the rest).
     """
     except_star_check_kinds(kinds)
     rest = state[1]
@@ -93,7 +97,9 @@ def except_star_match(state, kinds):
             match = BaseExceptionGroup("", (rest,))
         state[1] = None
     elif except_star_is_group(rest):
-        match, state[1] = rest.split(kinds)
+        match, unmatched = rest.split(kinds)
+        if match is not None or not except_star_keeps_rest:
+            state[1] = unmatched
     else:
         return None
     if match is not None:
