@@ -87,6 +87,8 @@ def namespace_callee_synced(namespace, function, cells):
 
 
 def namespace_special_callee(namespace, function, kind, cells, scope):
+    """The callee that stands for ``function``, a builtin of ``kind`` in
+    ``classes_namespace_readers``, in a body whose globals are ``scope``."""
     if operator_int_eq(kind, 4):  # noqa: F821
         return warn_counted  # noqa: F821  (runtime/stacklevels.py)
     return namespace_reader(namespace, function, scope, cells)
