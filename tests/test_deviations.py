@@ -249,3 +249,37 @@ def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
     """)
     assert original == "()\n-2\n"
     assert rewritten.startswith("('_us_") and rewritten.endswith("ValueError True\n")
+
+
+def test_source_read_from_a_written_output_is_the_output(tmp_path) -> None:
+    """Code that reads the source file of a module written by the command line
+    reads the output, which has no ``class`` statements and no string
+    literals: doctest finds no line for a docstring's examples (sympy's
+    doctest runner then leaves them out). Under ``unsugar run`` and ``pytest
+    --unsugar`` the original text is read."""
+    import doctest
+    import importlib.util
+
+    source = textwrap.dedent('''
+        class A:
+            """
+            >>> 1 + 1
+            2
+            """
+        def g():
+            """
+            >>> 3
+            3
+            """
+    ''')
+    lines = {}
+    for name, text in (("original", source), ("output", desugared(source))):
+        path = tmp_path / f"{name}.py"
+        path.write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(f"deviation_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found = doctest.DocTestFinder().find(module, "m")
+        lines[name] = sorted((test.name, test.lineno, len(test.examples)) for test in found)
+    assert lines["original"] == [("m.A", 2, 1), ("m.g", 7, 1)]
+    assert lines["output"] == [("m.A", None, 1), ("m.g", None, 1)]
