@@ -21,7 +21,6 @@ What differs per kind:
 from __future__ import annotations
 
 import ast
-import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -114,27 +113,12 @@ class ClassNamespace(Namespace):
     writers: dict[str, str] = field(default_factory=dict)  # nonlocal name -> its writer def
     #: The variable the annotation scopes read the class's names from (``__classdict__``).
     classdict: str | None = None
-    #: The cells of the class body: ``__class__`` (a function in it uses ``super``
-    #: or ``__class__``), ``__classdict__`` (3.12+: an annotation scope in it).
-    cells: frozenset[str] = frozenset()
-    #: The calls of the body that may read the namespace as its locals (``locals()``):
-    #: given the cells to copy in first (:meth:`sync_cells`), once the body is lowered.
-    reads: list[ast.Call] = field(default_factory=list)
-
-    def sync_cells(self, cx: Lowerer) -> None:
-        """Up to 3.12 a class body's locals are synced from its frame when read
-        (``locals()``, ``vars()``, ``dir()``, ``exec`` and ``eval`` without a
-        mapping): the empty ``__class__`` cell deletes that key from the
-        namespace, and the ``__classdict__`` cell stores the namespace in it.
-        Each read calls ``namespace_callee_synced``, told which (``1``, ``2``)
-        by an argument (3.13 reads the namespace as it is)."""
-        if sys.version_info >= (3, 13):
-            return
-        cells = (1 if "__class__" in self.cells else 0) | (2 if "__classdict__" in self.cells else 0)
-        if cells:
-            for call in self.reads:
-                call.func = cx.rt("namespace_callee_synced")
-                call.args.append(ast.Constant(cells))
+    #: The cells CPython up to 3.12 copies into the namespace when the body
+    #: reads it as its locals (``locals()``, ``vars()``, ``dir()``, ``exec`` and
+    #: ``eval`` without a mapping): 1, the ``__class__`` cell (empty while the
+    #: body runs: the key is deleted); 2, the ``__classdict__`` cell (3.12: the
+    #: namespace is stored under it); 0 on 3.13, which reads the namespace as it is.
+    synced_cells: int = 0
 
     def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
         name = cx.mangle(node.id)

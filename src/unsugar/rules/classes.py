@@ -98,7 +98,6 @@ class ClassBody:
             tail = [tail[0], b.function(reader, [], [b.ret(b.load(classdict))]), b.expr(b.call(
                 cx.rt("class_dict_cell"), b.load(self.namespace.param), b.load(reader))), *tail[1:]]
         fn.body = b.located([*head, *body], cls) + tail
-        namespace.sync_cells(cx)
         rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(name),
                         cx.string(qualname))
         return [*b.located(readers, cls), fn, b.copy_location(b.expr(rename), cls)]
@@ -141,8 +140,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
     attributes, class_cell = _body_facts(node)
-    namespace.cells = frozenset({"__class__"} if class_cell else ()) | \
-        frozenset({"__classdict__"} if has_classdict_cell(node) else ())
+    namespace.synced_cells = synced_cells(node, class_cell)
     tail: list[ast.stmt] = [b.expr(b.call(
         cx.rt("class_static_attributes"), b.load(namespace.param), *map(cx.string, attributes)
     ))]
@@ -330,13 +328,20 @@ def needs_class_cell(node: ast.ClassDef) -> bool:
     return any(_uses_class_cell(scope) for scope in _class_level_scopes(node.body))
 
 
-def has_classdict_cell(node: ast.ClassDef) -> bool:
-    """Whether an annotation scope is made at the level of the class body (a
-    generic def or class, a type alias): CPython 3.12+ then gives the class a
-    ``__classdict__`` cell."""
-    own, nested = _scope_walk(node.body)
-    return any(getattr(scope, "type_params", None) for scope in nested) \
-        or any(type(item).__name__ == "TypeAlias" for item in own)
+def synced_cells(node: ast.ClassDef, class_cell: bool) -> int:
+    """The cells of the class body that a read of its locals copies into the
+    namespace up to 3.12 (``ClassNamespace.synced_cells``): its ``__class__``
+    cell, and on 3.12 its ``__classdict__`` cell, which CPython gives a class
+    whose body makes an annotation scope (a generic def or class, a type alias)."""
+    if sys.version_info >= (3, 13):
+        return 0
+    cells = 1 if class_cell else 0
+    if sys.version_info >= (3, 12):
+        own, nested = _scope_walk(node.body)
+        if any(getattr(scope, "type_params", None) for scope in nested) \
+                or any(type(item).__name__ == "TypeAlias" for item in own):
+            cells |= 2
+    return cells
 
 
 def _class_level_scopes(nodes: list[ast.AST]) -> list[ast.AST]:

@@ -60,9 +60,12 @@ def lower_namespace_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
     namespace = cx.scope.namespace
     if namespace is None:  # a class body kept (a generic class's, with its rule kept)
         return node
-    node.func = b.call(cx.rt("namespace_callee"), b.load(namespace.param), node.func)
-    if isinstance(namespace, ClassNamespace):  # told the cells of its class, once they are known
-        namespace.reads.append(node.func)
+    cells = namespace.synced_cells if isinstance(namespace, ClassNamespace) else 0
+    if cells:  # the body's cells are synced into its namespace as it is read
+        node.func = b.call(cx.rt("namespace_callee_synced"), b.load(namespace.param), node.func,
+                           b.int_(cells))
+    else:
+        node.func = b.call(cx.rt("namespace_callee"), b.load(namespace.param), node.func)
     return node
 
 
