@@ -193,6 +193,12 @@ def first_compiling(draw: Callable[[random.Random], str], seed: int, tries: int)
     raise AssertionError(f"no program of seed {seed} compiles")
 
 
+def programs_with(sources: list[str], found: Callable[[ast.AST], bool]) -> int:
+    """How many of the programs ``sources`` hold a node that ``found`` is true
+    of (the shape checks of the generators' tests)."""
+    return sum(any(found(node) for node in ast.walk(ast.parse(source))) for source in sources)
+
+
 def compare_seeds(program: Callable[[int], str], argv: list[str], check_names: bool = True) -> int:
     """The long run of a generator of programs: seeds ``FIRST`` to ``FIRST +
     COUNT - 1`` (``argv``), each program compared (:func:`assert_same`);

@@ -7,10 +7,11 @@ tests/assignment_programs.py FIRST COUNT``."""
 from __future__ import annotations
 
 import ast
+from functools import partial
 
 import pytest
 from assignment_programs import program
-from difftest import assert_same
+from difftest import assert_same, programs_with
 
 SEEDS = list(range(40))
 
@@ -23,9 +24,7 @@ def test_assignment_program(seed: int) -> None:
 def test_the_programs_hold_the_shapes_they_are_for() -> None:
     """Among the seeds tested: a starred target, a chained assignment, an
     augmented store to an item, a slice target."""
-    trees = [ast.parse(program(seed)) for seed in SEEDS]
-    def count(found) -> int:
-        return sum(any(found(node) for node in ast.walk(tree)) for tree in trees)
+    count = partial(programs_with, [program(seed) for seed in SEEDS])
     assert count(lambda node: isinstance(node, ast.Starred) and isinstance(node.ctx, ast.Store)) >= 15
     assert count(lambda node: isinstance(node, ast.Assign) and len(node.targets) > 1) >= 15
     assert count(lambda node: isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript)) >= 5

@@ -8,10 +8,11 @@ namespace ``__prepare__`` gave, the metaclass's calls, ``__init_subclass__``,
 from __future__ import annotations
 
 import ast
+from functools import partial
 
 import pytest
 from class_programs import program
-from difftest import assert_same
+from difftest import assert_same, programs_with
 
 #: seeds 0 to 39 (on 3.11 and 3.12 the code from before a class body's
 #: cells were synced into its namespace when its locals are read gets seed 14 wrong)
@@ -28,9 +29,7 @@ def test_the_programs_hold_the_shapes_they_are_for() -> None:
     ``del`` in a class body, a nested class, a class decorator, a
     descriptor, ``locals()`` in a class body."""
     sources = [program(seed) for seed in SEEDS]
-
-    def count(found) -> int:
-        return sum(any(found(node) for node in ast.walk(ast.parse(source))) for source in sources)
+    count = partial(programs_with, sources)
     assert count(lambda node: isinstance(node, ast.ClassDef) and node.keywords) >= 20
     assert count(lambda node: isinstance(node, ast.Name) and node.id == "super") >= 10
     assert count(lambda node: isinstance(node, ast.ClassDef)

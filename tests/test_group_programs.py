@@ -7,9 +7,10 @@ nested groups with their contexts, causes and notes. The long run is
 from __future__ import annotations
 
 import ast
+from functools import partial
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, programs_with
 from group_programs import program
 
 #: seeds 0 to 39 (on 3.11 the code from before a clause that matches nothing
@@ -26,9 +27,7 @@ def test_the_programs_hold_the_shapes_they_are_for() -> None:
     """Among the seeds tested: nested groups, a bare ``raise`` in a handler, a
     ``raise ... from`` the group, a tuple of types, a nested ``try``, notes."""
     sources = [program(seed) for seed in SEEDS]
-
-    def count(found) -> int:
-        return sum(any(found(node) for node in ast.walk(ast.parse(source))) for source in sources)
+    count = partial(programs_with, sources)
     assert count(lambda node: isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ExceptionGroup"
                  and any(isinstance(item, ast.Call) and getattr(item.func, "id", "") == "ExceptionGroup"
                          for item in ast.walk(node.args[1]))) >= 20

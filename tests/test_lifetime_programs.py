@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, programs_with
 from lifetime_programs import program
 
 SEEDS = list(range(60))
@@ -19,18 +19,14 @@ def test_lifetime_program(seed: int) -> None:
     assert_same(program(seed), check_names=False)
 
 
-def _count(sources: list[str], found) -> int:
-    return sum(any(found(node) for node in ast.walk(ast.parse(source))) for source in sources)
-
-
 def test_the_programs_hold_the_shapes_that_found_faults() -> None:
     """Among the seeds tested: an ``if`` or ``while`` whose test makes a value,
     a ``with`` whose body may raise, a comprehension in a ``try``."""
     sources = [program(seed) for seed in SEEDS]
     makes_value = (ast.Call, ast.BinOp, ast.Subscript, ast.IfExp, ast.BoolOp)
-    assert _count(sources, lambda node: isinstance(node, ast.If | ast.While)
+    assert programs_with(sources, lambda node: isinstance(node, ast.If | ast.While)
                   and isinstance(node.test, makes_value)) >= 20
-    assert _count(sources, lambda node: isinstance(node, ast.With) and any(
+    assert programs_with(sources, lambda node: isinstance(node, ast.With) and any(
         isinstance(sub, ast.Raise) for sub in ast.walk(node))) >= 5
-    assert _count(sources, lambda node: isinstance(node, ast.Try) and any(
+    assert programs_with(sources, lambda node: isinstance(node, ast.Try) and any(
         isinstance(sub, ast.ListComp) for sub in ast.walk(node))) >= 5

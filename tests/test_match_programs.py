@@ -8,9 +8,10 @@ bound. The long run is ``python tests/match_programs.py FIRST COUNT``."""
 from __future__ import annotations
 
 import ast
+from functools import partial
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, programs_with
 from match_programs import program
 
 SEEDS = list(range(40))
@@ -25,10 +26,7 @@ def test_the_programs_hold_the_shapes_they_are_for() -> None:
     """Among the seeds tested: a sequence pattern with a star, a mapping
     pattern with ``**rest``, a class pattern with positional and keyword
     parts, an or-pattern, a guard."""
-    trees = [ast.parse(program(seed)) for seed in SEEDS]
-
-    def count(found) -> int:
-        return sum(any(found(node) for node in ast.walk(tree)) for tree in trees)
+    count = partial(programs_with, [program(seed) for seed in SEEDS])
     assert count(lambda node: isinstance(node, ast.MatchStar)) >= 15
     assert count(lambda node: isinstance(node, ast.MatchMapping) and node.rest) >= 10
     assert count(lambda node: isinstance(node, ast.MatchClass) and node.patterns and node.kwd_patterns) >= 5

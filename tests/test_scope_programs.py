@@ -8,7 +8,7 @@ import ast
 import sys
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, programs_with
 from scope_programs import program
 
 #: seeds 0 to 59, and the two below 100 that the code from before the class
@@ -31,18 +31,14 @@ def test_scope_program(seed: int) -> None:
     assert_same(program(seed))
 
 
-def _count(sources: list[str], found) -> int:
-    return sum(any(found(node) for node in ast.walk(ast.parse(source))) for source in sources)
-
-
 def test_the_programs_hold_the_shapes_they_are_for() -> None:
     """Among the seeds tested: ``nonlocal`` and ``global`` declarations, ``del``
     in a function, a class in a function, a walrus in a comprehension."""
     sources = [program(seed) for seed in range(60)]
-    assert _count(sources, lambda node: isinstance(node, ast.Nonlocal)) >= 10
-    assert _count(sources, lambda node: isinstance(node, ast.Global)) >= 10
-    assert _count(sources, lambda node: isinstance(node, ast.FunctionDef) and any(
+    assert programs_with(sources, lambda node: isinstance(node, ast.Nonlocal)) >= 10
+    assert programs_with(sources, lambda node: isinstance(node, ast.Global)) >= 10
+    assert programs_with(sources, lambda node: isinstance(node, ast.FunctionDef) and any(
         isinstance(sub, ast.Delete) for sub in ast.walk(node))) >= 10
-    assert _count(sources, lambda node: isinstance(node, ast.FunctionDef) and any(
+    assert programs_with(sources, lambda node: isinstance(node, ast.FunctionDef) and any(
         isinstance(sub, ast.ClassDef) for sub in ast.walk(node))) >= 10
-    assert _count(sources, lambda node: isinstance(node, ast.NamedExpr)) >= 5
+    assert programs_with(sources, lambda node: isinstance(node, ast.NamedExpr)) >= 5
