@@ -155,3 +155,16 @@ def test_a_generator_yielding_at_the_limit_is_not_moved_into_a_function() -> Non
         "print(f())", "print(list(f()))")
     with pytest.raises(SyntaxError, match="too many statically nested blocks"):
         compile(desugared(source), "<out>", "exec")
+
+
+def test_a_generator_nested_to_the_limit_where_it_does_not_yield() -> None:
+    """From 3.13 a generator's body sits in a block of its own (its
+    ``StopIteration`` handler): the output of one nested to the limit must
+    nest one block less than a plain function's."""
+    def generator(n: int) -> str:
+        return program(["for"] * n, "log.append('leaf')").replace(
+            "def f():\n", "def f():\n    yield 'first'\n").replace("print(f())", "print(list(f()))")
+
+    deepest_n = max(n for n in range(1, 30) if compiles(generator(n)))
+    assert deepest_n == 20  # 3.13 allows 21 blocks, one of them the handler
+    assert_same(generator(deepest_n))

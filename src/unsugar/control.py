@@ -186,13 +186,16 @@ class Level:
 class Flow:
     """Lowers the control flow of one scope (a module, class or function body)."""
 
-    def __init__(self, unit: Unit, kind: str, suspends: bool = False, async_generator: bool = False) -> None:
+    def __init__(
+        self, unit: Unit, kind: str, suspends: Callable[[], bool] | None = None, async_generator: bool = False,
+    ) -> None:
         self.unit = unit
         self.kind = kind
         self.returns_value = not async_generator  # (its ``return`` has no value)
-        #: the blocks this scope may nest: from 3.13 a generator's or
-        #: coroutine's body already sits in one (its ``StopIteration`` handler)
-        self.limit = MAX_BLOCKS - (suspends and sys.version_info >= (3, 13))
+        #: whether the scope's body yields or awaits (looked at only near the
+        #: limit of blocks, see :meth:`fits`)
+        self.suspends = suspends
+        self.limit: int | None = None
         self.out: list[ast.stmt] = []
         #: the segment last written: its level, its body, its last statement
         self.open: tuple[Level, list[ast.stmt], ast.stmt] | None = None
@@ -212,6 +215,18 @@ class Flow:
 
     def keeps(self, rule_id: str) -> bool:
         return rule_id in self.unit.keep
+
+    def fits(self, blocks: int) -> bool:
+        """Whether ``blocks`` nested blocks fit in this scope: from 3.13 a
+        generator's or coroutine's body already sits in one (its
+        ``StopIteration`` handler), so whether it suspends is looked at once
+        ``blocks`` comes near CPython's limit."""
+        if blocks < MAX_BLOCKS:
+            return True
+        if self.limit is None:
+            suspends = self.suspends is not None and sys.version_info >= (3, 13) and self.suspends()
+            self.limit = MAX_BLOCKS - suspends
+        return blocks <= self.limit
 
     @property
     def level(self) -> Level:
@@ -238,7 +253,7 @@ class Flow:
                 self.out.insert(0, b.assign(self.returns.pending["return"], b.int_(0)))
         self._finish_outlined()
         iterators = self.iterators.pop()
-        if self.kind != "function" or self.max_depth >= self.limit:
+        if self.kind != "function" or not self.fits(self.max_depth + 1):
             return self.out
         # the last pushed first, the iterators of outer loops last
         held = [name for name in held_temporaries(stmts, self.unit, ever=True, defs=False)
@@ -310,7 +325,7 @@ class Flow:
         if self.open is not None and self.open[0] is level and self.out and self.out[-1] is self.open[2]:
             self.open[1].append(stmt)
             return
-        if self.depth >= self.limit:
+        if not self.fits(self.depth + 1):
             self._outline(level, stmt)
             return
         self.max_depth = max(self.max_depth, self.depth + 1)
@@ -357,7 +372,7 @@ class Flow:
         handler 2) would nest deeper than CPython's limit, into a function
         called in place (its names stay the scope's, see
         :meth:`_finish_outlined`)."""
-        if self.depth + cost <= self.limit:
+        if self.fits(self.depth + cost):
             write()
             return
         saved = self.depth
@@ -521,7 +536,7 @@ class Flow:
         if not body or not isinstance(body[-1], ast.Return | ast.Raise) or \
                 not all(isinstance(stmt, SIMPLE) for stmt in body):
             return False
-        if self.outlining or self.depth + 2 > self.limit or \
+        if self.outlining or not self.fits(self.depth + 2) or \
                 any(level.boundary is not None for level in self.levels):
             return False  # the return waits for a finally, a with or the scope's end
         self.emit(b.copy_location(b.while_(node.test, body), node))
@@ -750,7 +765,7 @@ class Flow:
         ``continue``), or the function (``return``); a ``finally`` or ``with``
         on the way takes the jump over and goes on with it afterwards."""
         target = self.loops[-1] if kind != "return" else None
-        if target is None and (self.outlining or self.level.guarded and self.depth >= self.limit):
+        if target is None and (self.outlining or self.level.guarded and not self.fits(self.depth + 1)):
             # a moved segment cannot return for the scope: wait for its end
             self.levels[0].boundary = self.returns
         stops_at = None
@@ -909,10 +924,9 @@ class Flow:
     # -------------------------------------------------------------- scopes
     def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         is_async = isinstance(node, ast.AsyncFunctionDef)
-        # (whether it suspends matters to an async def, and to the block limit of 3.13)
-        suspends = (is_async or sys.version_info >= (3, 13)) and _yields(node.body)
-        async_generator = is_async and _yields(node.body, awaits=False)
-        flow = Flow(self.unit, "function", suspends, async_generator)
+        body = node.body  # (its statements still hold their yields when the flow asks)
+        async_generator = is_async and _yields(body, awaits=False)
+        flow = Flow(self.unit, "function", lambda: _yields(body), async_generator)
         node.body = flow.scope_body(node.body, getattr(node, "frame_locals", ()),
                                     getattr(node, "hidden_locals", ())) or [b.ret()]
         if hasattr(node, "first_line"):
