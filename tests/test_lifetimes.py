@@ -251,6 +251,47 @@ SNIPPETS = {
         except ZeroDivisionError:
             print("handled")
     """,
+    "nested_loops_left_by_an_exception": """
+        import contextlib
+        def items(tag):
+            try:
+                yield R(tag)
+                yield R(tag + 1)
+            finally:
+                print("closed", tag)  # (the loop's iterator dies as the unwinding pops it)
+        def in_try(kind):
+            try:
+                for a in items(10):
+                    for b in items(20):
+                        for c in [R(30)]:
+                            raise KeyError(kind)
+            except KeyError:
+                print("caught", kind)
+        def in_finally():
+            try:
+                for a in items(40):
+                    for b in items(50):
+                        raise KeyError("finally")
+            finally:
+                print("finally")
+        @contextlib.contextmanager
+        def cm():
+            try:
+                yield
+            finally:
+                print("exit")
+        def in_with():
+            with cm():
+                for a in items(60):
+                    for b in items(70):
+                        1 // 0
+        in_try("except")
+        for run in (in_finally, in_with):
+            try:
+                run()
+            except (KeyError, ZeroDivisionError) as error:
+                print("handled", type(error).__name__)
+    """,
     "exception_leaving_the_frame": """
         import gc
         class Outcome:  # an error that raises its exception (outcome's Error)

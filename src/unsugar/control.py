@@ -501,8 +501,10 @@ class Flow:
         return out or [b.nothing()]
 
     def handler(self, stmts: list[ast.stmt], iterators: list[str]) -> list[ast.stmt]:
-        """A bare handler's body: first the iterators of the loops it ends."""
-        return [*self._drop(iterators), *self.new_block(stmts, "handler", cost=2)]
+        """A bare handler's body: first the iterators of the loops it ends,
+        the innermost first (``iterators`` lists the outer loops first), as
+        CPython's unwinding pops them."""
+        return [*self._drop(iterators[::-1]), *self.new_block(stmts, "handler", cost=2)]
 
     def _Pass(self, node: ast.Pass) -> None:
         """Nothing to run."""
