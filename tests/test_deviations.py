@@ -105,6 +105,46 @@ def test_delegating_generator_has_no_gi_yieldfrom() -> None:
     assert (original, rewritten) == ("False\n", "True\n")
 
 
+def test_a_subiterators_method_is_called_from_the_delegating_generator() -> None:
+    """CPython calls the ``throw`` (``send``, ``close``) of a subiterator that
+    is no generator from C, with the frame that resumed the delegating
+    generator as the caller; the output's loop calls it from the delegating
+    generator. A cycle made in that method (a frame that holds the exception
+    it raises) then holds the caller's frame, and what that frame holds waits
+    for the garbage collector, where the output frees it at once."""
+    original, rewritten = outputs("""
+        import gc, sys
+        gc.disable()
+        class Sub:
+            def __iter__(self):
+                return self
+            def __next__(self):
+                return 1
+            def throw(self, error, *rest):
+                print("called from", sys._getframe(1).f_code.co_name)
+                raise error  # (this frame holds error, whose traceback holds this frame)
+        class Watched:
+            def __del__(self):
+                print("freed")
+        def outer():
+            try:
+                yield from Sub()
+            except KeyError:
+                yield 2
+        def drive():
+            watched = Watched()
+            g = outer()
+            next(g)
+            print(g.throw(KeyError))
+        drive()
+        print("returned")
+        gc.collect()
+    """)
+    assert original == "called from drive\n2\nreturned\nfreed\n"
+    assert rewritten.splitlines()[0] != "called from drive"
+    assert rewritten.endswith("2\nfreed\nreturned\n")
+
+
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="comprehensions are inlined from 3.12")
 def test_comprehension_runs_in_a_frame_of_its_own() -> None:
     """3.12 inlines list comprehensions (PEP 709): their frame is the
