@@ -31,7 +31,7 @@ HEADER = '''\
 log = []
 def boom(k):
     log.append(("boom", k))
-    if k % 3 == 0:
+    if k % 5 == 0:
         raise KeyError(k)
     return k
 class CM:
@@ -92,7 +92,7 @@ class _Writer(Writer):
         """Something to delegate to or loop over."""
         rng = self.rng
         tag = self.next_tag()
-        choices = [f"It({rng.randint(0, 2)}, {tag})", f"ItAll({rng.randint(0, 2)}, {tag})",
+        choices = [f"It({rng.randint(0, 2)}, {tag})", *[f"ItAll({rng.randint(1, 3)}, {tag})"] * 2,
                    f"[k, {tag}]", "range(k % 3)", f"(x * {tag} for x in range(2) if x != k)"]
         if self.generators:
             choices += [f"{rng.choice(self.generators)}(k + {tag})"] * 3
@@ -108,9 +108,9 @@ class _Writer(Writer):
         rng = self.rng
         tag = self.next_tag()
         choice = rng.random() * (0.5 if depth > 2 else 1.0)
-        if choice < 0.16:
+        if choice < 0.12:
             return [f"yield {self.value()}"]
-        if choice < 0.24:
+        if choice < 0.18:
             return [f"got = yield {self.value()}", f"log.append(('got', {tag}, got))"]
         if choice < 0.34:
             return [f"got = yield from {self.source()}", f"log.append(('from', {tag}, got))"]
