@@ -145,6 +145,33 @@ def test_a_subiterators_method_is_called_from_the_delegating_generator() -> None
     assert rewritten.endswith("2\nfreed\nreturned\n")
 
 
+def test_a_match_releases_what_its_patterns_took_when_a_body_starts() -> None:
+    """The last case before the default consumes the subject: CPython drops
+    the tuple and the item its class pattern matched before the guard runs,
+    and on a failure pops what is left in reverse; the output releases them
+    as the body starts, or after the match, in the order they were taken."""
+    original, rewritten = outputs("""
+        class R:
+            __match_args__ = ("n",)
+            def __init__(self, n):
+                self.n = n
+            def __del__(self):
+                print("del", self.n)
+        def f(k):
+            match (R(10 + k), R(20 + k)):
+                case (R(10), b):
+                    print("first")
+                case (a, R(21)) if print("guard") or True:
+                    print("second")
+                case _:
+                    print("none")
+        f(1)
+        f(2)
+    """)
+    assert original.split() == "del 21 guard second del 11 del 22 del 12 none".split()
+    assert rewritten.split() == "guard del 21 second del 11 del 12 del 22 none".split()
+
+
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="comprehensions are inlined from 3.12")
 def test_comprehension_runs_in_a_frame_of_its_own() -> None:
     """3.12 inlines list comprehensions (PEP 709): their frame is the
