@@ -8,9 +8,9 @@ shows where each value died, and a temporary of the output that holds a
 value too long, or drops it too soon, shows as a ``del`` printed at another
 step. The expressions make values in every position: operands, callees,
 arguments (``*`` and ``**`` too), subscripts, conditions, ``and``/``or``,
-conditional expressions, displays, comprehensions, lambdas, f-strings and
-walruses; the statements bind, augment, delete, loop over, enter and raise
-them. No value refers to itself, so only reference counts free them.
+conditional expressions, chained comparisons, displays, comprehensions,
+lambdas, f-strings and walruses; the statements bind, augment, delete, loop
+over, enter and raise them, and decorate a def with a default. No value refers to itself, so only reference counts free them.
 
     python tests/lifetime_programs.py 1000 2000   # seeds 1000 to 2999, each compared
 """
@@ -54,6 +54,10 @@ class R:
         return R(*args)
     def __format__(self, spec):
         return f"R{self.n}{spec}"
+    def __lt__(self, other):
+        return R(self, other)
+    def __call__(self, *args):
+        return R(*args)
 def g(*args, **kwargs):
     return R(*args)
 class Stop(Exception):
@@ -106,7 +110,9 @@ class _Writer:
             return f"g(f'{{{left}!r:>3}}{{{right} + R()}}{{{right}[R()]:<2}}')"
         if choice < 0.97:
             return f"({rng.choice(NAMES)} := {self.expr(inner)})"
-        return f"next(iter({self.expr(inner)}))"
+        if choice < 0.985:
+            return f"next(iter({self.expr(inner)}))"
+        return f"({self.expr(inner)} < {self.expr(inner)} < {self.expr(inner)})"
 
     def statement(self, pad: str, depth: int, in_function: bool) -> str:
         rng, name = self.rng, self.rng.choice(NAMES)
@@ -137,6 +143,9 @@ class _Writer:
                    f"{inner}say('caught', e.args)\n"
             if rng.random() < 0.5:
                 text += f"{pad}finally:\n{inner}say('finally', {self.expr()})\n"
+        elif choice < 0.975:
+            text = f"{pad}@{self.expr()}\n{pad}@{self.expr()}\n{pad}def fn(p={self.expr()}):\n" \
+                   f"{inner}return p\n{pad}say('defined', fn)\n{pad}del fn\n"
         else:
             count = f"n{depth}"  # (a loop of its own: one inside cannot reset it)
             text = f"{pad}{count} = 2\n{pad}while {count} and {self.expr()}:\n{inner}{count} -= 1\n" \

@@ -145,6 +145,27 @@ def test_a_subiterators_method_is_called_from_the_delegating_generator() -> None
     assert rewritten.endswith("2\nfreed\nreturned\n")
 
 
+def test_a_functions_annotations_die_in_order() -> None:
+    """CPython keeps a function's annotations as a tuple until they are read
+    (its items die last first); the output's function has its dict at once."""
+    original, rewritten = outputs("""
+        class R:
+            def __init__(self, n):
+                self.n = n
+            def __del__(self):
+                print("del", self.n)
+        def f(a: R(1), b: R(2)) -> R(3):
+            pass
+        del f
+        def g(a: R(4)) -> R(5):
+            pass
+        g.__annotations__
+        del g
+    """)
+    assert original.split() == "del 3 del 2 del 1 del 4 del 5".split()
+    assert rewritten.split() == "del 1 del 2 del 3 del 4 del 5".split()
+
+
 def test_a_match_releases_what_its_patterns_took_when_a_body_starts() -> None:
     """The last case before the default consumes the subject: CPython drops
     the tuple and the item its class pattern matched before the guard runs,

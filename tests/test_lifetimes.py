@@ -292,6 +292,68 @@ SNIPPETS = {
             except (KeyError, ZeroDivisionError) as error:
                 print("handled", type(error).__name__)
     """,
+    "chained_comparisons": """
+        class C:
+            def __init__(self, n):
+                self.n = n
+            def __del__(self):
+                print("del", self.n)
+            def __lt__(self, other):
+                print("lt", self.n)
+                return C(-self.n) if self.n < 100 else C(0)
+            def __bool__(self):
+                print("bool", self.n)
+                return self.n != 0
+        def g():
+            if C(1) < C(2) < C(3):
+                print("body")
+            x = C(4) < C(5) < C(6) < C(7)  # each operand and true link dies as CPython pops it
+            print("x", x.n)
+            del x
+            while C(8) < C(200) < C(9):
+                print("never")
+            y = C(10) < C(300) < C(11)  # the saved operand dies with the chain
+            print("y", y.n)
+            del y
+            if C(12) < C(13) < C(14) and C(15) < C(400) < C(16):
+                print("never")
+            print(not (C(17) < C(18) < C(19)))
+        g()
+    """,
+    "decorators_called_in_turn": """
+        class D:
+            def __init__(self, n):
+                self.n = n
+            def __del__(self):
+                print("del", self.n)
+            def __call__(self, function):
+                print("decorate", self.n)
+                return function
+        def g():
+            @D(1)
+            @D(2)
+            @D(3)
+            def h(a=R(4)):  # (a default: the decorators are saved first, and die as each is called)
+                return a
+            print("made")
+            @D(5)
+            @D(6)
+            def k(b: R(7)):
+                return b
+            print("made")
+            @D(8)
+            def one(c=R(9)):  # (the function, and its default, die once its decorator drops it)
+                return c
+            print("made")
+            @replaced
+            @D(10)
+            def two():
+                pass
+            print("made", two)
+        def replaced(function):
+            return R(11)
+        g()
+    """,
     "exception_leaving_the_frame": """
         import gc
         class Outcome:  # an error that raises its exception (outcome's Error)

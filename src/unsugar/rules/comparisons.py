@@ -105,7 +105,9 @@ for _op, (_id, _symbol, _helper, _reference) in COMPARE.items():
     summary="a < b < c evaluates b once and stops at the first false link",
     before="r = a < b < c",
     after="_us_cmp_1 = a\n_us_cmp_2 = b\n_us_chain_1 = _us_compare_lt(_us_cmp_1, _us_cmp_2)\n"
-    "if _us_chain_1:\n    _us_chain_1 = _us_compare_lt(_us_cmp_2, c)\nr = _us_chain_1",
+    "_us_cmp_1 = _us_none\nif _us_chain_1:\n    _us_chain_1 = _us_none\n    _us_cmp_3 = c\n"
+    "    _us_chain_1 = _us_compare_lt(_us_cmp_2, _us_cmp_3)\n    _us_cmp_2 = _us_none\n"
+    "    _us_cmp_3 = _us_none\nr = _us_chain_1",
     reference="expressions.html#comparisons",
     applies=lambda node: len(node.ops) > 1,
     custom_order=True,
@@ -123,7 +125,7 @@ def lower_chain(node: ast.Compare, cx: Lowerer) -> ast.expr:
 
 def _condition(node: ast.expr, cx: Lowerer) -> ast.expr | None:
     """A chain used as a condition: each link tested once, ``a < b < c`` as
-    ``more = bool(lt(a, b))`` / ``if more: more = lt(b, c)`` then ``more``."""
+    ``more = bool(lt(a, b))`` / ``if more: more = bool(lt(b, c))`` then ``more``."""
     if isinstance(node, ast.Compare) and len(node.ops) > 1 and not cx.keeps("compare-chain"):
         return _chain(node, cx, condition=True)
     return None
@@ -134,19 +136,19 @@ CONDITIONS[ast.Compare] = _condition
 
 def _chain(node: ast.Compare, cx: Lowerer, *, condition: bool) -> ast.expr:
     """The value of the chain ``node``, or (``condition``) its truth: then the
-    flag ``more`` is the result, and a link is stored as ``bool(link)`` but the last."""
+    flag ``more`` is the result, and each link is stored as ``bool(link)``.
+
+    Each operand dies once its last link has compared it, and a link's result
+    once it tested true, as CPython pops them (left operand first); a saved
+    operand the chain stopped before dies with the chain."""
     result = cx.temp("chain")
     left = cx.spill(cx.expr(node.left), "cmp")
     right = cx.spill(cx.expr(node.comparators[0]), "cmp")
     links = list(zip(node.ops[1:], node.comparators[1:], strict=True))
-    first = _pair(node.ops[0], left, right, cx)
-    if condition:
-        cx.emit(b.assign(result, b.call(cx.builtin("bool"), first)))
-    else:
-        cx.emit(b.assign(result, first))
+    _store_link(cx, result, _pair(node.ops[0], left, right, cx), condition, _consumed(cx, left))
     if len(links) == 1 and not condition:
         op, comparator = links[0]
-        body, _ = _link(result, op, right, comparator, cx, save=False, test=False)
+        body, _ = _link(result, op, right, comparator, cx, save=False, test=False, drop=True)
         cx.emit(b.if_(b.load(result), body))
         return b.load(result)
     more = result if condition else cx.temp("more")
@@ -154,27 +156,50 @@ def _chain(node: ast.Compare, cx: Lowerer, *, condition: bool) -> ast.expr:
         cx.emit(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
     for i, (op, comparator) in enumerate(links):
         last = i == len(links) - 1
-        body, right = _link(result, op, right, comparator, cx, save=not last, test=condition and not last)
+        body, right = _link(result, op, right, comparator, cx, save=not last,
+                            test=condition, drop=not condition)
         if not last and not condition:
             body.append(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
         cx.emit(b.if_(b.load(more), body))
     return b.load(result)
 
 
+def _store_link(cx: Lowerer, result: str, link: ast.expr, test: bool, consumed: list[ast.stmt]) -> None:
+    """``result = link`` (``bool(link)`` if ``test``), then the releases of
+    what the compare ``consumed``; those go before the truth test, whose
+    operand dies after it::
+
+        result = lt(t, b)          (not: result = bool(lt(t, b)))
+        t = None
+        result = bool(result)
+    """
+    truth = cx.builtin("bool")
+    if test and consumed:
+        cx.emit(b.assign(result, link), *consumed, b.assign(result, b.call(truth, b.load(result))))
+    else:
+        cx.emit(b.assign(result, b.call(truth, link) if test else link), *consumed)
+
+
+def _consumed(cx: Lowerer, *operands: ast.expr) -> list[ast.stmt]:
+    """``t = None`` for each of ``operands`` held in a temporary: a compare consumed it."""
+    return cx.released([operand.id for operand in operands
+                        if isinstance(operand, ast.Name) and cx.unit.names.is_temporary(operand.id)])
+
+
 def _link(
     result: str, op: ast.cmpop, left: ast.expr, comparator: ast.expr, cx: Lowerer, *,
-    save: bool, test: bool,
+    save: bool, test: bool, drop: bool,
 ) -> tuple[list[ast.stmt], ast.expr]:
-    """The statements of a later link (evaluate ``comparator``, compare, store in
-    ``result``, as ``bool(...)`` if ``test``) and the comparator's value, saved to
-    a temporary if ``save``."""
+    """The statements of a later link (``drop`` the previous link's result,
+    which tested true; evaluate ``comparator``, compare, store in ``result``,
+    as ``bool(...)`` if ``test``; release what the compare consumed) and the
+    comparator's value, kept in a temporary for the next link if ``save``."""
 
     def lower() -> ast.expr:
-        right = cx.expr(comparator)
-        if save:
-            right = cx.spill(right, "cmp")
-        link = _pair(op, left, right, cx)
-        cx.emit(b.assign(result, b.call(cx.builtin("bool"), link) if test else link))
+        if drop:
+            cx.emit(*cx.released([result]))
+        right = cx.spill(cx.expr(comparator), "cmp")
+        _store_link(cx, result, _pair(op, left, right, cx), test, _consumed(cx, left, *([] if save else [right])))
         return right
 
     return cx.capture(lower)

@@ -71,27 +71,35 @@ def _bound(node: Def, cx: Lowerer) -> ast.Name:
     ast.FunctionDef, ast.AsyncFunctionDef,
     id="decorator",
     summary="decorators are evaluated top to bottom, then applied bottom up to a def "
-    "made under a temporary name",
+    "made under a temporary name, each dropped once called",
     before="@d1\n@d2\ndef f(): ...",
-    after="def _us_f_1(): ...\n_us_rename_function(_us_f_1, _us_s_f, _us_s_f)\n"
-    "f = d1(d2(_us_f_1))",
+    after="_us_decorator_1 = d1\n_us_decorator_2 = d2\ndef _us_f_1(): ...\n"
+    "_us_rename_function(_us_f_1, _us_s_f, _us_s_f)\n_us_decorated_1 = _us_decorator_2(_us_f_1)\n"
+    "_us_decorator_2 = _us_none\n_us_f_1 = _us_none\nf = _us_decorator_1(_us_decorated_1)\n"
+    "_us_decorator_1 = _us_none\n_us_decorated_1 = _us_none",
     reference="compound_stmts.html#function-definitions",
     applies=lambda node: bool(node.decorator_list),
 )
 def lower_decorator(node: Def, cx: Lowerer) -> list[ast.stmt]:
-    """The name is not bound while decorating. When defaults or annotations
-    are evaluated between the decorators and the function's creation, the
-    decorators are saved to temporaries first::
+    """The name is not bound while decorating. Decorators are evaluated first:
+    saved to temporaries when there are more than one, or when defaults or
+    annotations are evaluated between them and the function's creation.
+    Each dies once it is called, then what it was given, as CPython pops
+    them::
 
-        _us_decorator_1 = d
-        _us_defaults_1 = ...
+        _us_decorator_1 = d1
+        _us_decorator_2 = d2
         def _us_f_1(...): ...
-        f = _us_decorator_1(_us_f_1)
+        _us_decorated_1 = _us_decorator_2(_us_f_1)
+        _us_decorator_2 = None
+        _us_f_1 = None
+        f = _us_decorator_1(_us_decorated_1)
+        _us_decorator_1 = None
+        _us_decorated_1 = None
     """
     out: list[ast.stmt] = []
     decorators = node.decorator_list
-    evaluates_more = _has_defaults(node) or (_has_annotations(node) and not cx.unit.future_annotations)
-    if evaluates_more:
+    if len(decorators) > 1 or _has_defaults(node) or (_has_annotations(node) and not cx.unit.future_annotations):
         saved = []
         for decorator in decorators:
             name = cx.temp("decorator")
@@ -105,12 +113,17 @@ def lower_decorator(node: Def, cx: Lowerer) -> list[ast.stmt]:
     # source) is the first decorator's, as CPython compiles it (``unit.decorated``)
     node.first_line = node.decorator_list[0].lineno
     node.decorator_list = []
-    value: ast.expr = b.load(node.name)
-    for decorator in reversed(decorators):
-        value = b.call(decorator, value)
     out.append(node)
-    out.append(b.assign_to(b.store(shown), value))
-    return out
+    given = node.name
+    for decorator in reversed(decorators[1:]):  # (all saved)
+        decorated = cx.temp("decorated")
+        out.append(b.assign(decorated, b.call(decorator, b.load(given))))
+        out += cx.released([decorator.id, given])
+        given = decorated
+    first = decorators[0]
+    out.append(b.assign_to(b.store(shown), b.call(first, b.load(given))))
+    saved_first = [first.id] if isinstance(first, ast.Name) and cx.unit.names.is_temporary(first.id) else []
+    return out + cx.released([*saved_first, given])
 
 
 @stmt_rule(
