@@ -189,6 +189,16 @@ CASES = {
     "in_evaluates_item_first": """
         r = v(1, "item") in v([1], "container")
     """,
+    "chains_of_constants_in_a_function": """
+        def f(cutoff):  # (the constants are the module's: a chain releases only its own temporaries)
+            if not 0.0 <= cutoff <= 1.0:
+                return "out"
+            return 0.5 < cutoff < 2.0, "a" < "b" < "c", (1, 2) < (1, 3) < (2,)
+        class K:
+            lim = 1.5
+            ok = 0.0 <= lim <= 2.0 < 2.5
+        r = (f(0.7), f(3), K.ok)
+    """,
 }
 
 

@@ -142,13 +142,14 @@ def _chain(node: ast.Compare, cx: Lowerer, *, condition: bool) -> ast.expr:
     once it tested true, as CPython pops them (left operand first); a saved
     operand the chain stopped before dies with the chain."""
     result = cx.temp("chain")
-    left = cx.spill(cx.expr(node.left), "cmp")
-    right = cx.spill(cx.expr(node.comparators[0]), "cmp")
+    own: set[str] = set()  # the operands' temporaries the chain made
+    left = _operand(cx, node.left, own)
+    right = _operand(cx, node.comparators[0], own)
     links = list(zip(node.ops[1:], node.comparators[1:], strict=True))
-    _store_link(cx, result, _pair(node.ops[0], left, right, cx), condition, _consumed(cx, left))
+    _store_link(cx, result, _pair(node.ops[0], left, right, cx), condition, _consumed(cx, own, left))
     if len(links) == 1 and not condition:
         op, comparator = links[0]
-        body, _ = _link(result, op, right, comparator, cx, save=False, test=False, drop=True)
+        body, _ = _link(result, op, right, comparator, cx, own, save=False, test=False, drop=True)
         cx.emit(b.if_(b.load(result), body))
         return b.load(result)
     more = result if condition else cx.temp("more")
@@ -156,7 +157,7 @@ def _chain(node: ast.Compare, cx: Lowerer, *, condition: bool) -> ast.expr:
         cx.emit(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
     for i, (op, comparator) in enumerate(links):
         last = i == len(links) - 1
-        body, right = _link(result, op, right, comparator, cx, save=not last,
+        body, right = _link(result, op, right, comparator, cx, own, save=not last,
                             test=condition, drop=not condition)
         if not last and not condition:
             body.append(b.assign(more, b.call(cx.builtin("bool"), b.load(result))))
@@ -180,14 +181,22 @@ def _store_link(cx: Lowerer, result: str, link: ast.expr, test: bool, consumed: 
         cx.emit(b.assign(result, b.call(truth, link) if test else link), *consumed)
 
 
-def _consumed(cx: Lowerer, *operands: ast.expr) -> list[ast.stmt]:
-    """``t = None`` for each of ``operands`` held in a temporary: a compare consumed it."""
-    return cx.released([operand.id for operand in operands
-                        if isinstance(operand, ast.Name) and cx.unit.names.is_temporary(operand.id)])
+def _operand(cx: Lowerer, node: ast.expr, own: set[str]) -> ast.expr:
+    """``node`` lowered, saved to a temporary (noted in ``own``) unless it is pure."""
+    value = cx.expr(node)
+    saved = cx.spill(value, "cmp")
+    if saved is not value:
+        own.add(saved.id)  # type: ignore[attr-defined]
+    return saved
+
+
+def _consumed(cx: Lowerer, own: set[str], *operands: ast.expr) -> list[ast.stmt]:
+    """``t = None`` for each of ``operands`` in a temporary of ``own``: a compare consumed it."""
+    return cx.released([operand.id for operand in operands if isinstance(operand, ast.Name) and operand.id in own])
 
 
 def _link(
-    result: str, op: ast.cmpop, left: ast.expr, comparator: ast.expr, cx: Lowerer, *,
+    result: str, op: ast.cmpop, left: ast.expr, comparator: ast.expr, cx: Lowerer, own: set[str], *,
     save: bool, test: bool, drop: bool,
 ) -> tuple[list[ast.stmt], ast.expr]:
     """The statements of a later link (``drop`` the previous link's result,
@@ -198,8 +207,8 @@ def _link(
     def lower() -> ast.expr:
         if drop:
             cx.emit(*cx.released([result]))
-        right = cx.spill(cx.expr(comparator), "cmp")
-        _store_link(cx, result, _pair(op, left, right, cx), test, _consumed(cx, left, *([] if save else [right])))
+        right = _operand(cx, comparator, own)
+        _store_link(cx, result, _pair(op, left, right, cx), test, _consumed(cx, own, left, *([] if save else [right])))
         return right
 
     return cx.capture(lower)
