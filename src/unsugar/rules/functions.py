@@ -99,7 +99,8 @@ def lower_decorator(node: Def, cx: Lowerer) -> list[ast.stmt]:
     """
     out: list[ast.stmt] = []
     decorators = node.decorator_list
-    if len(decorators) > 1 or _has_defaults(node) or (_has_annotations(node) and not cx.unit.future_annotations):
+    save = len(decorators) > 1 or _has_defaults(node) or (_has_annotations(node) and not cx.unit.future_annotations)
+    if save:
         saved = []
         for decorator in decorators:
             name = cx.temp("decorator")
@@ -122,8 +123,7 @@ def lower_decorator(node: Def, cx: Lowerer) -> list[ast.stmt]:
         given = decorated
     first = decorators[0]
     out.append(b.assign_to(b.store(shown), b.call(first, b.load(given))))
-    saved_first = [first.id] if isinstance(first, ast.Name) and cx.unit.names.is_temporary(first.id) else []
-    return out + cx.released([*saved_first, given])
+    return out + cx.released([first.id, given] if save else [given])  # type: ignore[attr-defined]
 
 
 @stmt_rule(
