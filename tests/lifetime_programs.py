@@ -1,9 +1,10 @@
 """Random statements over values that print when they die, for
 ``tests/test_lifetime_programs.py``.
 
-Each program runs a few statements at module level and in a function; every
-value is an ``R``, numbered as it is made, whose ``__del__`` prints its
-number, and after each statement the program prints a step. So the output
+Each program runs a few statements at module level, in a class body and in
+a function; every value is an ``R``, numbered as it is made, whose
+``__del__`` prints its number, and after each statement the program prints
+a step. So the output
 shows where each value died, and a temporary of the output that holds a
 value too long, or drops it too soon, shows as a ``del`` printed at another
 step. The expressions make values in every position: operands, callees,
@@ -164,15 +165,22 @@ def program(seed: int) -> str:
 
 
 def _draw(rng: random.Random) -> str:
-    """Statements at module level, then in a function (whose names are its
-    own), each ending with the names set to None."""
+    """Statements at module level, in a class body (whose names are its own;
+    its comprehensions and lambdas read the module's), then in a function
+    (whose names are its own), each ending with the names set to None."""
     writer = _Writer(rng)
     module = writer.block("", 0, False)
     function = writer.block("    ", 0, True)
     end = f"return {writer.expr()}" if rng.random() < 0.5 else "a = b = c = None"
+    body = writer.block("    ", 0, False)  # (drawn last: the other parts are as they were)
     return HEADER + f"""\
 a, b, c = R(), R(), R()
 {module}say('module done')
+class K:
+    a, b, c = R(), R(), R()
+{body}    a = b = c = None
+    say('class body done')
+say('class made')
 a = b = c = None
 say('module names cleared')
 def main():

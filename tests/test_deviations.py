@@ -209,6 +209,22 @@ def test_comprehension_runs_in_a_frame_of_its_own() -> None:
     assert rewritten == "[['item']]\n"
 
 
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="comprehensions are inlined from 3.12")
+def test_an_inlined_comprehension_reading_an_unbound_variable() -> None:
+    """3.12 reads the function's variable as its own local; the output's
+    comprehension reads it as a free variable, as 3.11 does."""
+    original, rewritten = outputs("""
+        def f(xs):
+            try:
+                return [x + a for x in xs]
+            except NameError as error:
+                print(type(error).__name__)
+            a = 1
+        f([1])
+    """)
+    assert (original, rewritten) == ("UnboundLocalError\n", "NameError\n")
+
+
 def test_a_later_inlined_comprehension_reads_the_outer_name() -> None:
     """CPython 3.12.1 reads a name that an earlier inlined comprehension of
     the function bound as its variable as that hidden local (gh-118513,
