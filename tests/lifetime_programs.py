@@ -1,8 +1,9 @@
 """Random statements over values that print when they die, for
 ``tests/test_lifetime_programs.py``.
 
-Each program runs a few statements at module level, in a class body and in
-a function; every value is an ``R``, numbered as it is made, whose
+Each program runs a few statements at module level, in a class body, in a
+function and in a generator (whose expressions may ``yield``, taken in part
+and closed, then to the end); every value is an ``R``, numbered as it is made, whose
 ``__del__`` prints its number, and after each statement the program prints
 a step. So the output
 shows where each value died, and a temporary of the output that holds a
@@ -74,10 +75,14 @@ class _Writer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.step = 0
+        #: expressions may ``yield`` (the body of a generator is being written)
+        self.yields = False
 
     def expr(self, depth: int = 0) -> str:
         """An expression whose value is an ``R``."""
         rng = self.rng
+        if self.yields and rng.random() < 0.08:  # (values held across the suspension)
+            return f"((yield {self.expr(depth + 1)}) or {self.expr(depth + 1)})"
         choice = rng.random() * (0.3 if depth > 2 else 1.0)
         inner = depth + 1
         if choice < 0.12:
@@ -173,6 +178,10 @@ def _draw(rng: random.Random) -> str:
     function = writer.block("    ", 0, True)
     end = f"return {writer.expr()}" if rng.random() < 0.5 else "a = b = c = None"
     body = writer.block("    ", 0, False)  # (drawn last: the other parts are as they were)
+    writer.yields = True
+    generator = writer.block("    ", 0, True)
+    writer.yields = False
+    taken = rng.randint(0, 3)  # values taken before it is closed (or all)
     return HEADER + f"""\
 a, b, c = R(), R(), R()
 {module}say('module done')
@@ -187,6 +196,19 @@ def main():
     a, b, c = R(), R(), R()
 {function}    {end}
 say('returned', main())
+def gen():
+    a, b, c = R(), R(), R()
+    yield R()
+{generator}    a = b = c = None
+    say('generator done')
+g = gen()
+for _ in range({taken}):
+    say('yielded', next(g, None))
+g.close()
+say('closed')
+for v in gen():
+    say('item', v)
+    v = None
 say('end')
 """
 

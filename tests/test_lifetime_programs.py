@@ -22,7 +22,7 @@ def test_lifetime_program(seed: int) -> None:
 def test_the_programs_hold_the_shapes_that_found_faults() -> None:
     """Among the seeds tested: an ``if`` or ``while`` whose test makes a value,
     a ``with`` whose body may raise, a comprehension in a ``try``, a chained
-    comparison, a decorated def."""
+    comparison, a decorated def, a ``yield`` inside an expression."""
     sources = [program(seed) for seed in SEEDS]
     makes_value = (ast.Call, ast.BinOp, ast.Subscript, ast.IfExp, ast.BoolOp)
     assert programs_with(sources, lambda node: isinstance(node, ast.If | ast.While)
@@ -33,3 +33,5 @@ def test_the_programs_hold_the_shapes_that_found_faults() -> None:
         isinstance(sub, ast.ListComp) for sub in ast.walk(node))) >= 3
     assert programs_with(sources, lambda node: isinstance(node, ast.Compare) and len(node.ops) > 1) >= 15
     assert programs_with(sources, lambda node: isinstance(node, ast.FunctionDef) and node.decorator_list) >= 3
+    assert programs_with(sources, lambda node: isinstance(node, ast.BoolOp) and any(
+        isinstance(value, ast.Yield) for value in node.values)) >= 25

@@ -320,6 +320,32 @@ SNIPPETS = {
             print(not (C(17) < C(18) < C(19)))
         g()
     """,
+    "operands_tested_die_before_the_next_runs": """
+        class B:
+            def __init__(self, n):
+                self.n = n
+            def __del__(self):
+                print("del", self.n)
+            def __bool__(self):
+                return self.n % 2 == 1
+            def __getitem__(self, key):
+                return B(self.n + 1)
+        def show(n):
+            print("evaluating", n)
+            return B(n)
+        def g(c):
+            x = show(2) or show(4) or show(5)  # each false operand dies before the next is evaluated
+            print("x", x.n)
+            y = (B(10)[0] if c else B(12)) or (yield "suspended") or show(7)
+            print("y", y.n)
+            z = (yield "again") if B(20)[0] else show(9)  # the test's value dies once tested
+            print("z", z)
+        it = g(B(1))
+        print(next(it))
+        print(it.send(0))
+        print("closing")
+        it.close()
+    """,
     "decorators_called_in_turn": """
         class D:
             def __init__(self, n):

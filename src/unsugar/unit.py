@@ -74,6 +74,8 @@ class Unit:
     helpers: set[str] = field(default_factory=set)
     builtins: set[str] = field(default_factory=set)
     constants: dict[object, Constant] = field(default_factory=dict)
+    #: the names of ``constants`` (bound once, at the top: never a temporary to release)
+    constant_names: set[str] = field(default_factory=set)
     future_annotations: bool = False
     #: the statements that must open the output, if kept: the module's
     #: docstring and its future statements
@@ -125,8 +127,8 @@ class Unit:
         """
         entry = self.constants.get(key)
         if entry is None:
-            entry = Constant(name(), value())
-            self.constants[key] = entry
+            entry = self.constants[key] = Constant(name(), value())
+            self.constant_names.add(entry.name)
         return b.load(entry.name)
 
     def string(self, value: str) -> ast.Name:
@@ -135,6 +137,7 @@ class Unit:
         entry = self.constants.get((str, value))
         if entry is None:
             entry = self.constants[(str, value)] = self._literal(self.names.for_string(value), "text", value)
+            self.constant_names.add(entry.name)
         return b.load(entry.name)
 
     def octets(self, value: bytes) -> ast.Name:
@@ -142,6 +145,7 @@ class Unit:
         entry = self.constants.get((bytes, value))
         if entry is None:
             entry = self.constants[(bytes, value)] = self._literal(self.names.temp("bytes"), "octets", value)
+            self.constant_names.add(entry.name)
         return b.load(entry.name)
 
     def _literal(self, name: str, helper: str, value: str | bytes) -> Constant:

@@ -109,25 +109,45 @@ def _chain(
         """Lower ``item`` (into ``result``); the expression that tests its truth."""
         if not value:
             return cx.condition(item)
+        mark = len(cx.unit.names.allocated)
         lowered, test = _value_and_truth(item, node.lineno, cx) if threads else (cx.expr(item), None)
-        cx.emit(b.assign(result, lowered))
+        cx.emit(*_moved(cx, result, lowered, mark))
         return test or b.load(result)
 
     guard: ast.expr = b.load(more)
+    guarded: list[str] = []  # a temporary of the truth the guard tests
+    allocated = cx.unit.names.allocated
     for i, item in enumerate(node.values):
+        mark = len(allocated)
         stmts, test = cx.capture(lambda item=item, i=i: operand(item, THREADS and (i < last or truth)))
+        # a truth kept apart from the value (3.11's threading) dies once tested
+        tested = [test.id] if value and isinstance(test, ast.Name) and test.id != result \
+            and test.id in allocated[mark:] and test.id not in cx.unit.constant_names else []
+        if value and i:  # the operand before, tested, dies before this one is evaluated
+            stmts[:0] = cx.released([result, *guarded])
         if value and not truth and last == 1 and i == 0:  # ``if t: t = b`` needs no flag
             guard = test if is_and else go_on(test)
+            guarded = tested
         elif i < last:
-            stmts.append(b.assign(more, go_on(test)))
+            stmts += [b.assign(more, go_on(test)), *cx.released(tested)]
         elif truth:  # an ``and`` that got here is as true as its last operand
-            stmts.append(b.assign(more, test if is_and else go_on(test)))
+            stmts += [b.assign(more, test if is_and else go_on(test)), *cx.released(tested)]
         if i == 0:
             cx.emit(*stmts)
         else:
             cx.emit(b.if_(guard, stmts))
     flag = b.load(more) if is_and else negation(b.load(more), cx)
     return b.load(result) if value else None, flag if truth else None
+
+
+def _moved(cx: Lowerer, result: str, lowered: ast.expr, mark: int) -> list[ast.stmt]:
+    """``result = lowered``; a temporary that ``lowered`` is, made since
+    ``mark`` (by the operand's own rules), is released: its value moved."""
+    stmts: list[ast.stmt] = [b.assign(result, lowered)]
+    if isinstance(lowered, ast.Name) and lowered.id in cx.unit.names.allocated[mark:] \
+            and lowered.id not in cx.unit.constant_names:
+        stmts += cx.released([lowered.id])
+    return stmts
 
 
 def _value_and_truth(node: ast.expr, line: int, cx: Lowerer) -> tuple[ast.expr, ast.expr | None]:
@@ -194,9 +214,10 @@ def _ifexp(
             if not value:
                 cx.emit(b.assign(result, cx.condition(expr)))
                 return
+            mark = len(cx.unit.names.allocated)
             lowered, test = _value_and_truth(expr, line, cx) if line is not None and last else (
                 cx.expr(expr), None)
-            cx.emit(b.assign(result, lowered))
+            cx.emit(*_moved(cx, result, lowered, mark))
             if truth:
                 cx.emit(b.assign(truth, test or b.load(result)))
 
@@ -209,15 +230,18 @@ def _ifexp(
         last = last.orelse
     done = b.load(result), b.load(truth) if truth else None
     if len(branches) == 1:
-        test = cx.condition(node.test)
-        cx.emit(b.if_(test, branch(node.body, False), branch(last, True)))
+        stmts, test = cx.capture(lambda: cx.condition(node.test))
+        held = cx.held_temporaries(stmts)  # (what the test made dies once tested)
+        cx.emit(*stmts, b.if_(test, [*cx.released(held), *branch(node.body, False)],
+                              [*cx.released(held), *branch(last, True)]))
         return done
     pending = cx.temp("pending")
     cx.emit(b.assign(pending, b.int_(1)))
     for i, (condition, then) in enumerate(branches):
         stmts, test = cx.capture(lambda condition=condition: cx.condition(condition))
-        chosen = [b.assign(pending, b.int_(0)), *branch(then, False)]
-        stmts.append(b.if_(test, chosen))
+        held = cx.held_temporaries(stmts)
+        chosen = [b.assign(pending, b.int_(0)), *cx.released(held), *branch(then, False)]
+        stmts.append(b.if_(test, chosen, cx.released(held)))
         if i == 0:
             cx.emit(*stmts)
         else:
