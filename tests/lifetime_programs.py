@@ -108,9 +108,9 @@ class _Writer:
         if choice < 0.8:
             return f"{{1: {self.expr(inner)}, 2: {self.expr(inner)}}}[{rng.randint(1, 2)}]"
         if choice < 0.85:
-            return f"[x + {self.expr(inner)} for x in {self.expr(inner)}][{rng.randint(0, 1)}]"
+            return f"[x + {self.scoped(inner)} for x in {self.expr(inner)}][{rng.randint(0, 1)}]"
         if choice < 0.89:
-            return f"(lambda v: v + {self.expr(inner)})({self.expr(inner)})"
+            return f"(lambda v: v + {self.scoped(inner)})({self.expr(inner)})"
         if choice < 0.93:
             left, right = rng.choice(NAMES), rng.choice(NAMES)  # (no quotes in an f-string's expressions before 3.12)
             return f"g(f'{{{left}!r:>3}}{{{right} + R()}}{{{right}[R()]:<2}}')"
@@ -119,6 +119,15 @@ class _Writer:
         if choice < 0.985:
             return f"next(iter({self.expr(inner)}))"
         return f"({self.expr(inner)} < {self.expr(inner)} < {self.expr(inner)})"
+
+    def scoped(self, depth: int) -> str:
+        """An expression of a scope of its own (a lambda's body, a
+        comprehension's element), where a ``yield`` would be the scope's."""
+        yields, self.yields = self.yields, False
+        try:
+            return self.expr(depth)
+        finally:
+            self.yields = yields
 
     def statement(self, pad: str, depth: int, in_function: bool) -> str:
         rng, name = self.rng, self.rng.choice(NAMES)
