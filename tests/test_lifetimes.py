@@ -330,6 +330,8 @@ SNIPPETS = {
                 return self.n % 2 == 1
             def __getitem__(self, key):
                 return B(self.n + 1)
+            def __add__(self, other):
+                return B(self.n + other.n)
         def show(n):
             print("evaluating", n)
             return B(n)
@@ -340,8 +342,11 @@ SNIPPETS = {
             print("y", y.n)
             z = (yield "again") if B(20)[0] else show(9)  # the test's value dies once tested
             print("z", z)
+            if {1: c, 2: [x + c for x in [B(30)]][0]}[1] and ((yield "tested") or B(31)):  # (as a condition too)
+                print("in")
         it = g(B(1))
         print(next(it))
+        print(it.send(0))
         print(it.send(0))
         print("closing")
         it.close()

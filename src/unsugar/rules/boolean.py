@@ -120,9 +120,12 @@ def _chain(
     for i, item in enumerate(node.values):
         mark = len(allocated)
         stmts, test = cx.capture(lambda item=item, i=i: operand(item, THREADS and (i < last or truth)))
-        # a truth kept apart from the value (3.11's threading) dies once tested
+        # a truth kept apart from the value (3.11's threading) dies once tested; as
+        # a condition, whatever the operand made (its value among them)
         tested = [test.id] if value and isinstance(test, ast.Name) and test.id != result \
             and test.id in allocated[mark:] and test.id not in cx.unit.constant_names else []
+        if not value:
+            tested = cx.held_temporaries(stmts)
         if value and i:  # the operand before, tested, dies before this one is evaluated
             stmts[:0] = cx.released([result, *guarded])
         if value and not truth and last == 1 and i == 0:  # ``if t: t = b`` needs no flag
