@@ -318,6 +318,7 @@ SNIPPETS = {
             if C(12) < C(13) < C(14) and C(15) < C(400) < C(16):
                 print("never")
             print(not (C(17) < C(18) < C(19)))
+            print(((C(21) and C(23)) < C(25) < C(27)).n)  # (an operand its own rule left in a temporary)
         g()
     """,
     "operands_tested_die_before_the_next_runs": """

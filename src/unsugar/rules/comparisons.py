@@ -182,11 +182,13 @@ def _store_link(cx: Lowerer, result: str, link: ast.expr, test: bool, consumed: 
 
 
 def _operand(cx: Lowerer, node: ast.expr, own: set[str]) -> ast.expr:
-    """``node`` lowered, saved to a temporary (noted in ``own``) unless it is pure."""
-    value = cx.expr(node)
-    saved = cx.spill(value, "cmp")
-    if saved is not value:
-        own.add(saved.id)  # type: ignore[attr-defined]
+    """``node`` lowered, saved to a temporary unless it is pure; a temporary
+    made for it (by the spill, or by its own rules) is noted in ``own``."""
+    mark = len(cx.unit.names.allocated)
+    saved = cx.spill(cx.expr(node), "cmp")
+    if isinstance(saved, ast.Name) and saved.id in cx.unit.names.allocated[mark:] \
+            and saved.id not in cx.unit.constant_names:
+        own.add(saved.id)
     return saved
 
 
