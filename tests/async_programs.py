@@ -20,9 +20,7 @@ errors and the log of every step are compared.
 
 from __future__ import annotations
 
-import random
-
-from difftest import Writer
+from difftest import GeneratorWriter, driven_program
 
 HEADER = '''\
 from contextlib import aclosing
@@ -65,24 +63,14 @@ def run(coroutine):
 '''
 
 
-class _Writer(Writer):
+class _Writer(GeneratorWriter):
     """Writes async generators and their drivers from a seeded random source."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
-        self.generators: list[str] = []
 
     def value(self) -> str:
         rng = self.rng
         tag = self.next_tag()
         return rng.choice([f"{tag}", f"boom(k + {tag})", f"await Pause({tag})", f"(k, {tag})",
                            f"[await Pause({tag}) for _ in range(2)]"])
-
-    def block(self, depth: int, loop: bool) -> list[str]:
-        lines: list[str] = []
-        for _ in range(self.rng.randint(1, 3)):
-            lines += self.statement(depth, loop)
-        return lines
 
     def statement(self, depth: int, loop: bool) -> list[str]:
         rng = self.rng
@@ -126,11 +114,6 @@ class _Writer(Writer):
             return [f"async with aclosing({inner}(k + {tag})) as it{tag}:", *("    " + line for line in lines)]
         return [f"if k % {rng.randint(2, 3)} == {rng.randint(0, 1)}:", *self.indented(depth, loop)]
 
-    def indented(self, depth: int, loop: bool, optional: bool = False) -> list[str]:
-        if optional and self.rng.random() < 0.5:
-            return []
-        return ["    " + line for line in self.block(depth + 1, loop)]
-
     def generator(self, name: str) -> str:
         body = self.block(0, False)
         self.generators.append(name)
@@ -164,14 +147,7 @@ class _Writer(Writer):
 
 def program(seed: int) -> str:
     """The program of ``seed``."""
-    rng = random.Random(seed)
-    writer = _Writer(rng)
-    parts = [HEADER]
-    for number in range(rng.randint(1, 3)):
-        parts.append(writer.generator(f"agen{number}"))
-    parts.append(writer.driver(writer.generators[-1]))
-    parts.append("for k in range(6):\n    del log[:]\n    print(k, run(drive(k)), log)\n")
-    return "".join(parts)
+    return driven_program(seed, HEADER, _Writer, "agen", "run(drive(k))")
 
 
 if __name__ == "__main__":

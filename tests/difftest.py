@@ -177,6 +177,50 @@ class Writer:
         return self.tag
 
 
+class GeneratorWriter(Writer):
+    """A writer of generator functions whose statements are lists of lines
+    (``statement(depth, loop)``, a subclass's), and of their ``driver``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.generators: list[str] = []
+
+    def statement(self, depth: int, loop: bool) -> list[str]:
+        raise NotImplementedError
+
+    def generator(self, name: str) -> str:
+        raise NotImplementedError
+
+    def driver(self, target: str) -> str:
+        raise NotImplementedError
+
+    def block(self, depth: int, loop: bool) -> list[str]:
+        lines: list[str] = []
+        for _ in range(self.rng.randint(1, 3)):
+            lines += self.statement(depth, loop)
+        return lines
+
+    def indented(self, depth: int, loop: bool, optional: bool = False) -> list[str]:
+        if optional and self.rng.random() < 0.5:
+            return []
+        return ["    " + line for line in self.block(depth + 1, loop)]
+
+
+def driven_program(seed: int, header: str, writer: Callable[[random.Random], GeneratorWriter],
+                   prefix: str, call: str) -> str:
+    """``header``, one to three generators named ``prefix`` and a number, the
+    driver of the last, and a loop that prints ``call`` (of ``drive(k)``) and
+    the log for ``k`` in ``range(6)``."""
+    rng = random.Random(seed)
+    made = writer(rng)
+    parts = [header]
+    for number in range(rng.randint(1, 3)):
+        parts.append(made.generator(f"{prefix}{number}"))
+    parts.append(made.driver(made.generators[-1]))
+    parts.append(f"for k in range(6):\n    del log[:]\n    print(k, {call}, log)\n")
+    return "".join(parts)
+
+
 def first_compiling(draw: Callable[[random.Random], str], seed: int, tries: int) -> str:
     """The first program ``draw`` writes from ``Random(seed * tries + attempt)``
     that CPython compiles: a generator of programs may draw one that CPython

@@ -23,9 +23,7 @@ the errors, the returned values and the log of every step are compared.
 
 from __future__ import annotations
 
-import random
-
-from difftest import Writer
+from difftest import GeneratorWriter, driven_program
 
 HEADER = '''\
 log = []
@@ -77,12 +75,8 @@ def outer(g):
 '''
 
 
-class _Writer(Writer):
+class _Writer(GeneratorWriter):
     """Writes generators and their drivers from a seeded random source."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
-        self.generators: list[str] = []
 
     def value(self) -> str:
         tag = self.next_tag()
@@ -97,12 +91,6 @@ class _Writer(Writer):
         if self.generators:
             choices += [f"{rng.choice(self.generators)}(k + {tag})"] * 3
         return rng.choice(choices)
-
-    def block(self, depth: int, loop: bool) -> list[str]:
-        lines: list[str] = []
-        for _ in range(self.rng.randint(1, 3)):
-            lines += self.statement(depth, loop)
-        return lines
 
     def statement(self, depth: int, loop: bool) -> list[str]:
         rng = self.rng
@@ -146,11 +134,6 @@ class _Writer(Writer):
             return lines
         return [f"if k % {rng.randint(2, 3)} == {rng.randint(0, 1)}:", *self.indented(depth, loop)]
 
-    def indented(self, depth: int, loop: bool, optional: bool = False) -> list[str]:
-        if optional and self.rng.random() < 0.5:
-            return []
-        return ["    " + line for line in self.block(depth + 1, loop)]
-
     def generator(self, name: str) -> str:
         body = self.block(0, False)
         self.generators.append(name)
@@ -191,14 +174,7 @@ class _Writer(Writer):
 
 def program(seed: int) -> str:
     """The program of ``seed``."""
-    rng = random.Random(seed)
-    writer = _Writer(rng)
-    parts = [HEADER]
-    for number in range(rng.randint(1, 3)):
-        parts.append(writer.generator(f"gen{number}"))
-    parts.append(writer.driver(writer.generators[-1]))
-    parts.append("for k in range(6):\n    del log[:]\n    print(k, drive(k), log)\n")
-    return "".join(parts)
+    return driven_program(seed, HEADER, _Writer, "gen", "drive(k)")
 
 
 if __name__ == "__main__":
