@@ -99,14 +99,12 @@ def lower_decorator(node: Def, cx: Lowerer) -> list[ast.stmt]:
     """
     out: list[ast.stmt] = []
     decorators = node.decorator_list
-    save = len(decorators) > 1 or _has_defaults(node) or (_has_annotations(node) and not cx.unit.future_annotations)
-    if save:
-        saved = []
+    saved: list[str] = []  # (all of them, or none)
+    if len(decorators) > 1 or _has_defaults(node) or (_has_annotations(node) and not cx.unit.future_annotations):
         for decorator in decorators:
-            name = cx.temp("decorator")
-            out.append(b.assign(name, decorator))
-            saved.append(b.load(name))
-        decorators = saved
+            saved.append(cx.temp("decorator"))
+            out.append(b.assign(saved[-1], decorator))
+        decorators = [b.load(name) for name in saved]
     shown = node.name
     node.name = cx.temp(node.name.lstrip("_") or "f")
     node.shown_name = shown
@@ -116,14 +114,13 @@ def lower_decorator(node: Def, cx: Lowerer) -> list[ast.stmt]:
     node.decorator_list = []
     out.append(node)
     given = node.name
-    for decorator in reversed(decorators[1:]):  # (all saved)
+    for name in reversed(saved[1:]):
         decorated = cx.temp("decorated")
-        out.append(b.assign(decorated, b.call(decorator, b.load(given))))
-        out += cx.released([decorator.id, given])
+        out.append(b.assign(decorated, b.call(b.load(name), b.load(given))))
+        out += cx.released([name, given])
         given = decorated
-    first = decorators[0]
-    out.append(b.assign_to(b.store(shown), b.call(first, b.load(given))))
-    return out + cx.released([first.id, given] if save else [given])  # type: ignore[attr-defined]
+    out.append(b.assign_to(b.store(shown), b.call(decorators[0], b.load(given))))
+    return out + cx.released([*saved[:1], given])
 
 
 @stmt_rule(
