@@ -455,6 +455,15 @@ class Lowerer:
         (:func:`unsugar.lifetimes.held_temporaries`)."""
         return lifetimes.held_temporaries(stmts, self.unit, ever)
 
+    def own_temporary(self, value: ast.expr, since: int) -> str | None:
+        """The name of the temporary ``value`` is, if it was made since
+        ``since`` (``len(unit.names.allocated)`` then) and is none of the
+        module's constants (which are named as temporaries are)."""
+        if type(value) is ast.Name and value.id in self.unit.names.allocated[since:] \
+                and value.id not in self.unit.constant_names:
+            return value.id
+        return None
+
     def release_consumed(self, value: ast.expr, mark: int) -> ast.expr:
         """``value`` was computed from the prelude after ``mark``: the
         temporaries there are released once it is, as CPython drops what an

@@ -116,15 +116,15 @@ def _chain(
 
     guard: ast.expr = b.load(more)
     guarded: list[str] = []  # a temporary of the truth the guard tests
-    allocated = cx.unit.names.allocated
     for i, item in enumerate(node.values):
-        mark = len(allocated)
+        mark = len(cx.unit.names.allocated)
         stmts, test = cx.capture(lambda item=item, i=i: operand(item, THREADS and (i < last or truth)))
         # a truth kept apart from the value (3.11's threading) dies once tested; as
         # a condition, whatever the operand made (its value among them)
-        tested = [test.id] if value and isinstance(test, ast.Name) and test.id != result \
-            and test.id in allocated[mark:] and test.id not in cx.unit.constant_names else []
-        if not value:
+        if value:
+            truth_made = cx.own_temporary(test, mark) if test is not None else None
+            tested = [truth_made] if truth_made not in (None, result) else []
+        else:
             tested = cx.held_temporaries(stmts)
         if value and i:  # the operand before, tested, dies before this one is evaluated
             stmts[:0] = cx.released([result, *guarded])
@@ -146,11 +146,8 @@ def _chain(
 def _moved(cx: Lowerer, result: str, lowered: ast.expr, mark: int) -> list[ast.stmt]:
     """``result = lowered``; a temporary that ``lowered`` is, made since
     ``mark`` (by the operand's own rules), is released: its value moved."""
-    stmts: list[ast.stmt] = [b.assign(result, lowered)]
-    if isinstance(lowered, ast.Name) and lowered.id in cx.unit.names.allocated[mark:] \
-            and lowered.id not in cx.unit.constant_names:
-        stmts += cx.released([lowered.id])
-    return stmts
+    made = cx.own_temporary(lowered, mark)
+    return [b.assign(result, lowered), *cx.released([made] if made else [])]
 
 
 def _value_and_truth(node: ast.expr, line: int, cx: Lowerer) -> tuple[ast.expr, ast.expr | None]:

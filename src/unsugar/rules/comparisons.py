@@ -186,9 +186,9 @@ def _operand(cx: Lowerer, node: ast.expr, own: set[str]) -> ast.expr:
     made for it (by the spill, or by its own rules) is noted in ``own``."""
     mark = len(cx.unit.names.allocated)
     saved = cx.spill(cx.expr(node), "cmp")
-    if isinstance(saved, ast.Name) and saved.id in cx.unit.names.allocated[mark:] \
-            and saved.id not in cx.unit.constant_names:
-        own.add(saved.id)
+    made = cx.own_temporary(saved, mark)
+    if made:
+        own.add(made)
     return saved
 
 
