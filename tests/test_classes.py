@@ -666,8 +666,106 @@ CLASS = {
 }
 
 
+#: A class body's frame: its ``f_locals`` is the namespace (code that looks at
+#: its caller's frame, as zope.interface's ``taggedValue``, ``invariant`` and
+#: ``advice.getFrameInfo`` do, reads and writes the class's names there).
+FRAMES = {
+    "body_frame_locals_are_the_namespace": """
+        import sys
+        class C:
+            a = 1
+            frame = sys._getframe(0)
+            print(frame.f_locals is frame.f_globals, sorted(frame.f_locals))
+            print(frame.f_code.co_name, frame.f_globals is globals())
+            frame.f_locals["b"] = 2
+            del frame
+        print(sorted(k for k in vars(C) if not k.startswith("__")), C.b)
+    """,
+    "caller_writes_into_the_class_namespace": """
+        import sys
+        def tagged(key, value):
+            sys._getframe(1).f_locals.setdefault("__tags__", {})[key] = value
+        def frame_kind(frame):
+            f_locals, f_globals = frame.f_locals, frame.f_globals
+            if f_locals is f_globals:
+                return "module"
+            if f_locals.get("__module__") == f_globals["__name__"]:
+                return "class"
+            return "function call"
+        class I:
+            tagged("a", 1)
+            tagged("b", 2)
+            kind = frame_kind(sys._getframe(0))
+        def f():
+            return frame_kind(sys._getframe(0))
+        print(I.__tags__, I.kind, f(), frame_kind(sys._getframe(0)))
+    """,
+    "prepared_mapping_is_the_frames_locals": """
+        import sys
+        class Ns(dict):
+            pass
+        class Meta(type):
+            @classmethod
+            def __prepare__(cls, name, bases):
+                return Ns(seen=[])
+        class C(metaclass=Meta):
+            frame = sys._getframe(0)
+            seen.append(type(frame.f_locals).__name__)
+            del frame
+        print(C.seen)
+    """,
+    "each_class_statement_its_own_cells": """
+        made = []
+        for n in range(3):
+            class C:
+                size = n
+                def who(self):
+                    return __class__.size, super().__repr__ is not None
+            made.append(C)
+        def make(n):
+            class D:
+                k = make(n - 1) if n else None
+                def m(self):
+                    return __class__
+            return D
+        print([c().who() for c in made], make(2)().m() is not make(2)().m())
+        D = make(1)
+        print(D().m() is D, D.k().m() is D.k)
+    """,
+    "class_cell_empty_while_the_body_runs": """
+        class B:
+            def m(self):
+                return super().__repr__
+            try:
+                m(1)
+            except (RuntimeError, NameError):
+                print("empty")
+        print(B().m() is not None)
+    """,
+    "error_in_the_body_leaves_its_values": """
+        import sys
+        class Noisy:
+            def __init__(self, n): self.n = n
+            def __del__(self): print("del", self.n)
+        def f(x): return x
+        try:
+            class C:
+                a = f(Noisy(1))
+                b = [Noisy(2), f(1 / 0)]
+        except ZeroDivisionError:
+            print("caught")
+        print("after")
+    """,
+}
+
+
 @pytest.mark.parametrize("source", CLASS.values(), ids=CLASS.keys())
 def test_class(source: str) -> None:
+    same(source)
+
+
+@pytest.mark.parametrize("source", FRAMES.values(), ids=FRAMES.keys())
+def test_class_body_frame(source: str) -> None:
     same(source)
 
 

@@ -245,7 +245,7 @@ def test_diff(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"--- {path}\toriginal\n+++ {path}\tdesugared\n@@ ")
     assert "\n-print(not x)\n" in out
-    assert "\n+        print(_us_int_eq_1(_us_bool(x), 0))\n" in out
+    assert "\n+            print(_us_int_eq_1(_us_bool(x), 0))\n" in out
     assert path.read_text() == SUGARY
 
 

@@ -43,20 +43,6 @@ def test_super_after_its_first_argument_is_deleted() -> None:
     assert rewritten == "TypeError\n"
 
 
-def test_module_frame_locals_are_the_module_functions() -> None:
-    """The module body runs in a def: its frame's ``f_locals`` are that def's
-    (``globals()``, ``locals()``, ``vars()`` and ``dir()`` are the namespace)."""
-    original, rewritten = outputs("""
-        import sys
-        a, b = 1, 2
-        frame = sys._getframe()
-        print(frame.f_locals is globals(), frame.f_code.co_name)
-        print(any(n.startswith("_us") for n in globals()), locals() is globals())
-    """)
-    assert original == "True <module>\nFalse True\n"
-    assert rewritten == "False <module>\nFalse True\n"
-
-
 def test_frames_above_a_module_body_are_two_more() -> None:
     """The module def and the module's own frame run above a module body:
     code that walks the frames sees them (``warnings.warn`` counts past them,

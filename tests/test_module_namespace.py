@@ -157,6 +157,26 @@ SNIPPETS = {
         me = sys.modules[__name__] if __name__ in sys.modules else None
         print(me)
     """,
+    "frame_locals_are_the_namespace": """
+        import sys
+        frame = sys._getframe(0)
+        print(frame.f_locals is frame.f_globals, frame.f_locals is globals(), frame.f_code.co_name)
+        print("__name__" in frame.f_locals, frame.f_locals["frame"] is frame)
+        frame.f_locals["written"] = 1
+        del frame
+        print(written)
+    """,
+    "caller_checks_it_is_called_from_a_module": """
+        import sys
+        def provides(*names):
+            frame = sys._getframe(1)
+            f_locals = frame.f_locals
+            if f_locals is not frame.f_globals or "__name__" not in f_locals:
+                raise TypeError("provides can only be used from a module definition.")
+            f_locals["__provides__"] = names
+        provides("a", "b")
+        print(__provides__)
+    """,
 }
 
 

@@ -3,9 +3,14 @@
 Both become a core ``def`` that receives the mapping (the module's dict, the
 namespace ``__prepare__`` returned) and reads and writes the user's names
 through it, as ``LOAD_NAME``, ``STORE_NAME`` and ``DELETE_NAME`` do. So the
-def's own locals are only the compiler's: helpers, constants, temporaries,
+def's own variables are only the compiler's: helpers, constants, temporaries,
 flags. A ``def`` of the user's is made under a temporary and then stored
 (``bind_defs_late``), so that it is finished before the mapping sees it.
+
+Its code runs as CPython runs a module or a class body: by ``exec``, with the
+mapping as its frame's locals (``f_locals`` is the namespace; at module level,
+``f_globals`` too). Its variables are then cells (``run_in_namespace``), so
+that the frame has no locals of its own to show or copy into the mapping.
 
 What differs per kind:
 
@@ -26,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from unsugar import builder as b
-from unsugar.trees import UNBOUND_MARK
+from unsugar.trees import UNBOUND_MARK, own_bindings
 
 if TYPE_CHECKING:
     from unsugar.lowering import Lowerer
@@ -73,18 +78,19 @@ class ModuleNamespace(Namespace):
         return b.expr(b.call(b.load(self.setitem), b.load(self.param), cx.string(name), value))
 
     def body_def(self, body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
-        """The user's module (``body``, lowered) as the def that runs it, named
-        ``<module>``; it takes the module def's name out of the namespace and
-        binds the store of that namespace first. An error leaves without the
-        module def's entry in its traceback::
+        """The user's module (``body``, lowered) as the def whose code runs in
+        the namespace, named ``<module>`` (``run_in_namespace`` makes it the
+        def that makes that code, once linked); it takes the module def's name
+        out of the namespace and binds the store of that namespace first. An
+        error leaves without the module def's entry in its traceback::
 
             def _us_body(_us_namespace):
                 _us_namespace_remove(_us_namespace, _us_s__us_module)
                 _us_store = _us_namespace_setitem(_us_namespace)
                 ...
-            _us_module_code_named(_us_body)
+            _us_body = _us_module_code(_us_body, _us_namespace)
             try:
-                _us_body(_us_namespace)
+                _us_exec(_us_getattr(_us_body, _us_s___code__), ...)
             except:
                 _us_module_failed(_us_namespace, _us_s__us_module)
                 raise
@@ -94,12 +100,11 @@ class ModuleNamespace(Namespace):
             b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param), module)),
             b.assign(self.setitem, b.call(cx.rt("namespace_setitem"), b.load(self.param))),
         ]
-        return [
-            b.function(name, [self.param], first + body),
-            b.expr(b.call(cx.rt("module_code_named"), b.load(name))),
-            b.try_except([b.expr(b.call(name, b.load(self.param)))],
-                         [b.expr(b.call(cx.rt("module_failed"), b.load(self.param), module)), b.raise_()]),
-        ]
+        made, runs = module_runs([name], self.param, cx.unit)
+        failed = [b.expr(b.call(cx.rt("module_failed"), b.load(self.param), module)), b.raise_()]
+        body_def = b.function(name, [self.param], first + body)
+        body_def.in_namespace = True
+        return [body_def, *made, b.try_except(runs, failed)]
 
 
 @dataclass
@@ -172,6 +177,60 @@ class ClassAnnotations:
             cx.emit(variable_reader(reader, name, hasattr(node, UNBOUND_MARK), cx))
             return b.call(cx.rt("namespace_free"), namespace, cx.string(name), b.load(reader))
         return b.call(cx.rt("namespace_load"), namespace, cx.string(name))
+
+
+def module_runs(defs: list[str], namespace: str, unit: Unit) -> tuple[list[ast.stmt], list[ast.stmt]]:
+    """The code that the body defs ``defs`` make, for ``namespace`` (the
+    sections of a long module body, in turn), and the statements that run it
+    there::
+
+        _us_body = _us_module_code(_us_body, _us_namespace)
+        ...
+        _us_exec(_us_getattr(_us_body, _us_s___code__), _us_getattr(_us_body, _us_s___globals__),
+                 _us_namespace, closure=_us_getattr(_us_body, _us_s___closure__))
+    """
+    def attribute(name: str, attr: str) -> ast.Call:
+        return b.call(unit.builtin("getattr"), b.load(name), unit.string(attr))
+
+    made = [b.assign(name, b.call(unit.helper("module_code"), b.load(name), b.load(namespace)))
+            for name in defs]
+    runs: list[ast.stmt] = [b.expr(b.call_with(
+        unit.builtin("exec"),
+        [attribute(name, "__code__"), attribute(name, "__globals__"), b.load(namespace)],
+        [ast.keyword(arg="closure", value=attribute(name, "__closure__"))],
+    )) for name in defs]
+    return made, runs
+
+
+def run_in_namespace(body_def: ast.FunctionDef) -> None:
+    """The body def ``body_def`` (``def f(ns)``, whose code runs in the
+    namespace ``ns``, marked ``in_namespace``) made, in place, the def that makes that code, once for
+    each run: its variables are parameters, so that the code's are cells (a
+    frame run in a mapping has no fast locals to show in its ``f_locals`` or
+    to copy into the mapping); ``__class__`` is bound without a value (the
+    cell is empty while the body runs)::
+
+        def f(ns):                def f(ns, t, g):
+            t = ...                   def f():
+            def g(): ...      ->          nonlocal ns, t, g
+                                          t = ...
+                                          def g(): ...
+                                      return f
+    """
+    if not getattr(body_def, "in_namespace", False):
+        return  # (made already: linked again to hoist)
+    body_def.in_namespace = False
+    namespace = body_def.args.args[0].arg
+    bound, declared = own_bindings(body_def.body)
+    own = bound - declared - {namespace}
+    cell = "__class__" in own
+    own.discard("__class__")
+    params = [namespace, *sorted(own)]
+    declared = [*params, "__class__"] if cell else params
+    code = b.function(body_def.name, [], [ast.Nonlocal(names=declared), *body_def.body])
+    head = [b.while_(b.int_(0), [b.assign("__class__", b.int_(0))])] if cell else []
+    body_def.args = b.function(body_def.name, params, []).args
+    body_def.body = [*head, code, b.ret(b.load(body_def.name))]
 
 
 def variable_reader(reader: str, name: str, unbindable: bool, cx: Lowerer) -> ast.FunctionDef:

@@ -28,7 +28,7 @@ from unsugar import control, hoisting, linker, printer, sections
 from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
 from unsugar.names import prefix_of_text
-from unsugar.namespaces import module_def
+from unsugar.namespaces import module_def, run_in_namespace
 from unsugar.options import check_keep, check_semantics
 from unsugar.refusals import may_refuse
 from unsugar.trees import fix_locations, placing
@@ -78,6 +78,11 @@ class Compilation:
         if self.unit.module_def:
             self.body = module_def(self.unit, self.body)
             sections.split_body(self.body, self.unit)
+            for stmt in self.body[0].body:
+                if isinstance(stmt, ast.FunctionDef):
+                    run_in_namespace(stmt)
+        for body_def in self.unit.class_bodies:
+            run_in_namespace(body_def)
 
     def module(self) -> ast.Module:
         """The output tree, every node with a position (for ``compile``; a node

@@ -13,14 +13,14 @@ uses::
     def _us_body(_us_namespace):              def _us_body(_us_namespace):
         <first statements>                        <first statements>
         <later statements>            ->      def _us_body_1(_us_namespace):
-    _us_module_code_named(_us_body)               _us_store = _us_namespace_setitem(_us_namespace)
+    _us_body = _us_module_code(...)               _us_store = _us_namespace_setitem(_us_namespace)
     try:                                          _us_s_x = _us_text(120)
-        _us_body(_us_namespace)                   <later statements>
-    except:                                   _us_module_code_named(_us_body)
-        ...                                   _us_module_code_named(_us_body_1)
+        _us_exec(<_us_body's code>, ...)          <later statements>
+    except:                                   _us_body = _us_module_code(...)
+        ...                                   _us_body_1 = _us_module_code(...)
                                               try:
-                                                  _us_body(_us_namespace)
-                                                  _us_body_1(_us_namespace)
+                                                  _us_exec(<_us_body's code>, ...)
+                                                  _us_exec(<_us_body_1's code>, ...)
                                               except:
                                                   ...
 
@@ -34,6 +34,7 @@ import ast
 
 from unsugar import builder as b
 from unsugar import linker
+from unsugar.namespaces import module_runs
 from unsugar.trees import children, copy_tree, core_bound_names, walk
 from unsugar.unit import Unit
 
@@ -82,12 +83,11 @@ def split_body(module: list[ast.stmt], unit: Unit) -> None:
         dropped = [drop for drop in drops if drop.targets[0].id in used]
         if dropped:
             body = [b.try_except(body, [*dropped, b.raise_()])]
-        defs.append(b.function(name if number == 0 else unit.names.temp("body"), [namespace], body))
-    outer.body[at:at + 3] = [
-        *defs,
-        *(b.expr(b.call(unit.names.fixed("module_code_named"), b.load(d.name))) for d in defs),
-        b.try_except([b.expr(b.call(d.name, b.load(namespace))) for d in defs], run.handlers[0].body),
-    ]
+        section = b.function(name if number == 0 else unit.names.temp("body"), [namespace], body)
+        section.in_namespace = True
+        defs.append(section)
+    made, runs = module_runs([d.name for d in defs], namespace, unit)
+    outer.body[at:at + 3] = [*defs, *made, b.try_except(runs, run.handlers[0].body)]
 
 
 def _sections(stmts: list[ast.stmt], locals_: set[str]) -> list[list[ast.stmt]]:

@@ -310,6 +310,43 @@ def core_bound_names(stmts: list[ast.stmt]) -> set[str]:
     return names
 
 
+def own_bindings(stmts: list[ast.stmt]) -> tuple[set[str], set[str]]:
+    """The names ``stmts`` bind in their own scope (a nested def's, class's,
+    lambda's or comprehension's variables are theirs: only what such a scope
+    evaluates where it stands is looked into), and those they declare
+    ``global`` or ``nonlocal``."""
+    bound: set[str] = set()
+    declared: set[str] = set()
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                bound.add(node.id)
+            continue
+        if kind is ast.Global or kind is ast.Nonlocal:
+            declared.update(node.names)
+            continue
+        binds = NAMES_BOUND.get(kind)
+        if binds is not None:
+            bound.update(binds(node))
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            args = node.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            todo += [*args.defaults, *(d for d in args.kw_defaults if d is not None),
+                     *(p.annotation for p in params if p is not None and p.annotation is not None)]
+            if kind is not ast.Lambda:
+                todo += [*node.decorator_list, *([node.returns] if node.returns else [])]
+        elif kind is ast.ClassDef:
+            todo += [*node.decorator_list, *node.bases, *node.keywords]
+        elif kind in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+            todo.append(node.generators[0].iter)
+        else:
+            todo += children(node)
+    return bound, declared
+
+
 def copy_tree(tree: T) -> T:
     """A deep copy of ``tree``, a node or a list of nodes, as ``copy.deepcopy``
     makes it (a node shared in ``tree`` is shared in the copy) but without its

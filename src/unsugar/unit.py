@@ -89,6 +89,9 @@ class Unit:
     #: the output's decorated defs: their ``first_line`` (their first
     #: decorator's) is where their code starts when the tree is compiled
     decorated: list[ast.FunctionDef] = field(default_factory=list)
+    #: the class bodies' defs, whose code runs in their namespace
+    #: (:func:`unsugar.namespaces.run_in_namespace`, once linked)
+    class_bodies: list[ast.FunctionDef] = field(default_factory=list)
 
     def note(self, rule_id: str, node: ast.AST) -> None:
         """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""

@@ -13,7 +13,9 @@
 
 ``build_class`` is ``builtins.__build_class__`` (``__mro_entries__``, the
 metaclass, ``__prepare__``, ``__orig_bases__``, the ``__class__`` cell check)
-calling the body with the namespace. In the body, every name of the class
+running the body's code with the namespace as its frame's locals, as CPython
+runs a class body (once linked, the body def makes that code:
+:func:`unsugar.namespaces.run_in_namespace`). In the body, every name of the class
 lives in that namespace, as ``LOAD_NAME``, ``STORE_NAME`` and
 ``DELETE_NAME`` use it: the body def has no local variable named by the user
 (a def is made under a temporary, then stored), so the functions of the class
@@ -22,9 +24,9 @@ do not see its names. A name that an enclosing function binds is read as
 builtins ``locals`` and ``vars``, read in the body, return the namespace.
 
 When a function of the class uses ``super`` or ``__class__``, the body def has
-a local ``__class__`` that those functions close over (CPython's compiler
+a variable ``__class__`` that those functions close over (CPython's compiler
 makes any function that reads ``super`` refer to ``__class__``); its cell is
-stored as ``__classcell__`` and returned, and ``type.__new__`` fills it.
+stored as ``__classcell__``, and ``type.__new__`` fills it.
 """
 
 from __future__ import annotations
@@ -149,10 +151,12 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         tail += [
             b.while_(b.int_(0), [b.assign("__class__", b.int_(0))]),  # a local, never set
             b.function(reader, [], [b.ret(b.load("__class__"))]),
-            b.ret(b.call(cx.rt("class_cell"), b.load(namespace.param), b.load(reader))),
+            b.expr(b.call(cx.rt("class_cell"), b.load(namespace.param), b.load(reader))),
         ]
     fn = b.function(cx.temp("body_" + (name.lstrip("_") or "C")), [namespace.param], body)
     fn.class_body = ClassBody(node, namespace, head, b.located(tail, node))
+    fn.in_namespace = True  # its code runs in the namespace (``run_in_namespace``)
+    cx.unit.class_bodies.append(fn)
     value: ast.expr = b.call_with(
         cx.rt("build_class"), [b.load(fn.name), ast.Constant(name), *node.bases], node.keywords
     )

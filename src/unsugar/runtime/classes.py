@@ -233,11 +233,17 @@ def class_static_attributes(namespace, *names):
 
 
 def class_cell(namespace, reader):
-    """Store the ``__class__`` cell (the one ``reader`` reads) as ``__classcell__``;
-    the body returns it, as CPython's class bodies do."""
-    cell = reader.__closure__[0]
-    namespace_store(namespace, "__classcell__", cell)
-    return cell
+    """Store the ``__class__`` cell (the one ``reader`` reads) as ``__classcell__``."""
+    namespace_store(namespace, "__classcell__", reader.__closure__[0])
+
+
+def class_cell_of(run):
+    """The ``__class__`` cell of the class body ``run``, or None: ``type.__new__``
+    fills the one stored as ``__classcell__``."""
+    names = run.__code__.co_freevars
+    if "__class__" in names:
+        return run.__closure__[names.index("__class__")]
+    return None
 
 
 def class_dict_cell(namespace, reader):
@@ -290,7 +296,8 @@ def class_metaclass(meta, bases):
 
 
 def build_class(body, name, *bases, **keywords):
-    """``builtins.__build_class__``, with ``body(namespace)`` as the class body."""
+    """``builtins.__build_class__``; ``body(namespace)`` makes the class body,
+    whose code runs with the namespace as its locals (``namespace_body``)."""
     original_bases = bases
     bases = class_bases(bases)
     if "metaclass" in keywords:
@@ -311,7 +318,10 @@ def build_class(body, name, *bases, **keywords):
         raise TypeError(
             f"{shown}.__prepare__() must return a mapping, not {type(namespace).__name__}"
         )
-    cell = body(namespace)
+    run = namespace_body(body, namespace, body.__code__.co_name, body.__code__.co_qualname)  # noqa: F821
+    classes_builtin_exec(run.__code__, run.__globals__, namespace, closure=run.__closure__)
+    cell = class_cell_of(run)
+    run = None  # the body's variables die as its frame would, before the metaclass runs
     if bases is not original_bases:
         namespace_store(namespace, "__orig_bases__", original_bases)
     cls = meta(name, bases, namespace, **keywords)

@@ -1,8 +1,9 @@
-"""The module body: a def over the module's namespace (``unsugar.namespaces``).
+"""The module body: code run in the module's namespace (``unsugar.namespaces``).
 
 The output is ``def _us_module(namespace)``, which makes the helpers and then
-runs the user's code, ``def _us_body(namespace)``, under the name module
-code has, ``<module>``.
+runs the user's code, the code of ``def _us_body(namespace)``, with the
+namespace as its frame's locals and under the name module code has,
+``<module>``.
 """
 
 modules_sys = __import__("sys")
@@ -18,9 +19,24 @@ def namespace_setitem(namespace):
     return type(namespace).__setitem__
 
 
-def module_code_named(body):
-    """``body`` named as module code is: ``<module>`` in tracebacks and frames."""
-    body.__code__ = body.__code__.replace(co_name="<module>", co_qualname="<module>")
+def namespace_body(holder, namespace, name, qualname):
+    """The function ``holder`` makes for ``namespace`` (the first of its
+    parameters, the others the body's variables: cells, fresh for each run),
+    its code made the code of a scope whose names live in a mapping, named
+    ``name``: run by ``exec`` with the namespace as its locals, its frame's
+    ``f_locals`` is the namespace, as a module's or a class body's is."""
+    run = holder(namespace, *range(1, holder.__code__.co_argcount))  # (ints: they hold nothing)
+    code = run.__code__
+    flags = int.__sub__(code.co_flags, 3)  # no CO_OPTIMIZED | CO_NEWLOCALS: no frame of a function
+    run.__code__ = code.replace(co_flags=flags, co_name=name, co_qualname=qualname)
+    return run
+
+
+def module_code(holder, namespace):
+    """The module body that ``holder`` makes, named as module code is:
+    ``<module>`` in tracebacks and frames; ``exec`` runs its ``__code__``
+    in the namespace, with its ``__globals__`` and ``__closure__``."""
+    return namespace_body(holder, namespace, "<module>", "<module>")
 
 
 def module_entry_dropped():
