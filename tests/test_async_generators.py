@@ -360,6 +360,46 @@ SNIPPETS = {
                 print("propagated", e)
         asyncio.run(main())
     """,
+    "cpythons_own_type": """
+        import asyncio, collections.abc, inspect, types
+        async def agen():
+            await asyncio.sleep(0)
+            yield 1
+        async def consume(awaitable):  # param tells an async generator from an awaitable so
+            if isinstance(awaitable, types.AsyncGeneratorType) and inspect.isasyncgen(awaitable):
+                return [value async for value in awaitable]
+            return await awaitable
+        async def main():
+            ag = agen()
+            print(type(ag) is types.AsyncGeneratorType, inspect.isasyncgen(ag), type(ag).__name__)
+            print(isinstance(ag, collections.abc.AsyncGenerator), inspect.isasyncgenfunction(agen))
+            print(await consume(ag), await consume(asyncio.sleep(0, "slept")))
+            print(type(ag.asend(None)).__name__, type(ag.athrow(ValueError)).__name__)
+        asyncio.run(main())
+    """,
+    "freed_after_it_ignored_its_close": """
+        import sys
+        saved, sys.unraisablehook = sys.unraisablehook, lambda report: print("unraisable", report.exc_value)
+        async def agen():
+            try:
+                yield 1
+            finally:
+                try:
+                    yield 2
+                finally:
+                    print("inner finally")
+        def drive(coroutine):
+            try:
+                while True:
+                    coroutine.send(None)
+            except StopIteration:
+                pass
+        ag = agen()
+        drive(anext(ag))
+        del ag
+        print("freed")
+        sys.unraisablehook = saved
+    """,
 }
 
 

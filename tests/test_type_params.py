@@ -341,9 +341,9 @@ def test_the_intrinsics_are_cpythons() -> None:
     import dis
     import typing
 
-    from unsugar.linked_runtime import type_param, type_params_code
+    from unsugar.linked_runtime import intrinsic_code, type_param
 
-    code = type_params_code("INTRINSIC_TYPEVAR_WITH_BOUND")
+    code = intrinsic_code("INTRINSIC_TYPEVAR_WITH_BOUND")
     assert [i.opname for i in dis.get_instructions(code)][-2:] == ["CALL_INTRINSIC_2", "RETURN_VALUE"]
     made = type_param("INTRINSIC_TYPEVAR_WITH_BOUND", "T", lambda: int)
     assert type(made) is typing.TypeVar and made.__bound__ is int

@@ -1,13 +1,14 @@
 """Asynchronous generators (PEP 525): an ``async def`` that yields.
 
 The function keeps its signature; its body becomes a generator def inside
-it, given every parameter, whose own ``yield v`` yields a wrapped value
-(``runtime/async_generators.py``) and whose ``await``s yield to the event
-loop as a coroutine's do. The function returns the ``async_generator``
-object over that generator. Once, when it is defined, the function is made
-again with its code flagged an async generator's (for ``inspect``), and the
-body's code is named after it, so that frames and qualified names read as in
-the original.
+it, given every parameter, whose own ``yield v`` yields the value wrapped as
+CPython's ``ASYNC_GEN_WRAP`` wraps it (``runtime/async_generators.py``) and
+whose ``await``s yield to the event loop as a coroutine's do. Once, when the
+function is defined, it is made again with its code flagged an async
+generator's (for ``inspect``), and the body's code flagged an async
+generator's instead of a generator's and named after it: the function
+returns what calling the body makes, CPython's own ``async_generator``, with
+frames and qualified names as in the original.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ def is_async_generator(node: ast.AsyncFunctionDef) -> bool:
 @stmt_rule(
     ast.AsyncFunctionDef,
     id="async-generator",
-    summary="an async def that yields returns an async_generator object over a generator "
-    "of its body, whose own yields are wrapped to tell them from the event loop's",
+    summary="an async def that yields runs its body as a generator def flagged an async "
+    "generator's (calling it makes CPython's async_generator), whose own yields are wrapped "
+    "as ASYNC_GEN_WRAP wraps them, to tell them from the event loop's",
     before="async def g(n):\n    await f()\n    yield n",
     after="def g(n):\n    def _us_agen_1(n):\n        ...  # await f(): the yield from loop\n"
     "        yield _us_async_generator_value(n)\n"
-    "    return _us_async_generator_new(_us_agen_1(n))\ng = _us_async_generator_function(g)",
+    "    return _us_agen_1(n)\ng = _us_async_generator_function(g)",
     reference="expressions.html#asynchronous-generator-functions",
     applies=is_async_generator,
 )
@@ -54,7 +56,7 @@ def lower_async_generator(node: ast.AsyncFunctionDef, cx: Lowerer) -> list[ast.s
     setattr(body, COROUTINE_MARK, True)
     shown = getattr(node, "shown_name", node.name)
     body.inner_qualname = getattr(node, "inner_qualname", cx.qualname(shown) + ".<locals>.")
-    made = b.call(cx.rt("async_generator_new"), b.call(b.load(body_name), *map(b.load, names)))
+    made = b.call(b.load(body_name), *map(b.load, names))
     function = plain_def(node, [*docstring, body, b.copy_location(b.ret(made), node)])
     name = cx.mangle(node.name)
     made = b.assign(name, b.call(cx.rt("async_generator_function"), b.load(name)))
