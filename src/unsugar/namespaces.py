@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from unsugar import builder as b
-from unsugar.trees import UNBOUND_MARK, own_bindings
+from unsugar.trees import UNBOUND_MARK, core_bound_names, own_bindings
 
 if TYPE_CHECKING:
     from unsugar.lowering import Lowerer
@@ -202,13 +202,14 @@ def module_runs(defs: list[str], namespace: str, unit: Unit) -> tuple[list[ast.s
     return made, runs
 
 
-def run_in_namespace(body_def: ast.FunctionDef) -> None:
+def run_in_namespace(body_def: ast.FunctionDef, core: bool) -> None:
     """The body def ``body_def`` (``def f(ns)``, whose code runs in the
-    namespace ``ns``, marked ``in_namespace``) made, in place, the def that makes that code, once for
-    each run: its variables are parameters, so that the code's are cells (a
-    frame run in a mapping has no fast locals to show in its ``f_locals`` or
-    to copy into the mapping); ``__class__`` is bound without a value (the
-    cell is empty while the body runs)::
+    namespace ``ns``, marked ``in_namespace``; ``core``: no sugar kept) made,
+    in place, the def that makes that code, once for each run: its variables
+    are parameters, so that the code's are cells (a frame run in a mapping has
+    no fast locals to show in its ``f_locals`` or to copy into the mapping);
+    ``__class__`` is bound without a value (the cell is empty while the body
+    runs)::
 
         def f(ns):                def f(ns, t, g):
             t = ...                   def f():
@@ -221,8 +222,11 @@ def run_in_namespace(body_def: ast.FunctionDef) -> None:
         return  # (made already: linked again to hoist)
     body_def.in_namespace = False
     namespace = body_def.args.args[0].arg
-    bound, declared = own_bindings(body_def.body)
-    own = bound - declared - {namespace}
+    if core:  # only assignments and defs bind, and nothing is declared
+        own = core_bound_names(body_def.body) - {namespace}
+    else:  # sugar kept
+        bound, declared = own_bindings(body_def.body)
+        own = bound - declared - {namespace}
     cell = "__class__" in own
     own.discard("__class__")
     params = [namespace, *sorted(own)]

@@ -80,9 +80,9 @@ class Compilation:
             sections.split_body(self.body, self.unit)
             for stmt in self.body[0].body:
                 if isinstance(stmt, ast.FunctionDef):
-                    run_in_namespace(stmt)
+                    run_in_namespace(stmt, core=True)
         for body_def in self.unit.class_bodies:
-            run_in_namespace(body_def)
+            run_in_namespace(body_def, core=not self.unit.keep)
 
     def module(self) -> ast.Module:
         """The output tree, every node with a position (for ``compile``; a node
