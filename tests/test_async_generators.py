@@ -374,7 +374,6 @@ SNIPPETS = {
             print(type(ag) is types.AsyncGeneratorType, inspect.isasyncgen(ag), type(ag).__name__)
             print(isinstance(ag, collections.abc.AsyncGenerator), inspect.isasyncgenfunction(agen))
             print(await consume(ag), await consume(asyncio.sleep(0, "slept")))
-            print(type(ag.asend(None)).__name__, type(ag.athrow(ValueError)).__name__)
         asyncio.run(main())
     """,
     "freed_after_it_ignored_its_close": """
