@@ -19,6 +19,11 @@ def namespace_setitem(namespace):
     return type(namespace).__setitem__
 
 
+#: The code run in a namespace made of each body's code (a class statement run
+#: again, in a loop or a function, makes a body of the same code).
+namespace_codes = operator_table()  # noqa: F821  (runtime/operators.py)
+
+
 def namespace_body(holder, namespace, name, qualname):
     """The function ``holder`` makes for ``namespace`` (the first of its
     parameters, the others the body's variables: cells, fresh for each run),
@@ -27,8 +32,12 @@ def namespace_body(holder, namespace, name, qualname):
     ``f_locals`` is the namespace, as a module's or a class body's is."""
     run = holder(namespace, *range(1, holder.__code__.co_argcount))  # (ints: they hold nothing)
     code = run.__code__
-    flags = int.__sub__(code.co_flags, 3)  # no CO_OPTIMIZED | CO_NEWLOCALS: no frame of a function
-    run.__code__ = code.replace(co_flags=flags, co_name=name, co_qualname=qualname)
+    made = dict.get(namespace_codes, code)
+    if made is None:
+        flags = int.__sub__(code.co_flags, 3)  # no CO_OPTIMIZED | CO_NEWLOCALS: no frame of a function
+        made = code.replace(co_flags=flags, co_name=name, co_qualname=qualname)
+        dict.__setitem__(namespace_codes, code, made)
+    run.__code__ = made
     return run
 
 
