@@ -208,8 +208,8 @@ def run_in_namespace(body_def: ast.FunctionDef, core: bool) -> None:
     in place, the def that makes that code, once for each run: its variables
     are parameters, so that the code's are cells (a frame run in a mapping has
     no fast locals to show in its ``f_locals`` or to copy into the mapping);
-    ``__class__`` is bound without a value (the cell is empty while the body
-    runs)::
+    a class body's ``__class__`` (``class_cell`` on the def) is bound without
+    a value (the cell is empty while the body runs)::
 
         def f(ns):                def f(ns, t, g):
             t = ...                   def f():
@@ -227,8 +227,7 @@ def run_in_namespace(body_def: ast.FunctionDef, core: bool) -> None:
     else:  # sugar kept
         bound, declared = own_bindings(body_def.body)
         own = bound - declared - {namespace}
-    cell = "__class__" in own
-    own.discard("__class__")
+    cell = getattr(body_def, "class_cell", False)
     params = [namespace, *sorted(own)]
     declared = [*params, "__class__"] if cell else params
     code = b.function(body_def.name, [], [ast.Nonlocal(names=declared), *body_def.body])

@@ -149,13 +149,13 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     if class_cell:
         reader = cx.temp("classcell")
         tail += [
-            b.while_(b.int_(0), [b.assign("__class__", b.int_(0))]),  # a local, never set
             b.function(reader, [], [b.ret(b.load("__class__"))]),
             b.expr(b.call(cx.rt("class_cell"), b.load(namespace.param), b.load(reader))),
         ]
     fn = b.function(cx.temp("body_" + (name.lstrip("_") or "C")), [namespace.param], body)
     fn.class_body = ClassBody(node, namespace, head, b.located(tail, node))
     fn.in_namespace = True  # its code runs in the namespace (``run_in_namespace``)
+    fn.class_cell = class_cell  # its variable ``__class__`` (bound there, never set)
     cx.unit.class_bodies.append(fn)
     value: ast.expr = b.call_with(
         cx.rt("build_class"), [b.load(fn.name), ast.Constant(name), *node.bases], node.keywords
