@@ -28,7 +28,8 @@ def intrinsic_code(name):
         return code
     dis = __import__("dis")  # (the runtime imports only sys when it starts)
     opmap = dis.opmap
-    if dict.__contains__(opmap, "ASYNC_GEN_WRAP"):  # 3.11: an instruction, no intrinsics
+    if str.__eq__(name, "INTRINSIC_ASYNC_GEN_WRAP") and dict.__contains__(opmap, "ASYNC_GEN_WRAP"):
+        # 3.11: an instruction of its own (no intrinsics)
         count, call = 1, [dict.__getitem__(opmap, "ASYNC_GEN_WRAP"), 0]
     else:
         ones = dis._intrinsic_1_descs
