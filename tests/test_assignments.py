@@ -490,9 +490,100 @@ LIFETIME = {
     """,
 }
 
+#: ``f.__code__ = code``: a desugared function closes over the runtime helpers it
+#: uses, which code compiled elsewhere has no free variables for
+CODE = {
+    "compiled_elsewhere_networkx_argmap": """
+        def wrapper(*args, **kwargs):
+            return args.count(p(0))
+        made = {}
+        exec("def real(x, y=2):\\n    try:\\n        return x + y\\n"
+             "    except TypeError as e:\\n        return str(e)\\n", made)
+        wrapper.__code__ = made["real"].__code__
+        r = wrapper(1, 5), wrapper("a", 1), wrapper.__code__.co_name, wrapper.__name__
+    """,
+    "a_tracer_reads_its_frame": """
+        import sys
+        def wrapper(a):
+            return a.real
+        made = {}
+        exec("def real(x):\\n    y = [x]\\n    return y\\n", made)
+        wrapper.__code__ = made["real"].__code__
+        seen = []
+        def tracer(frame, event, arg):
+            if frame.f_code is wrapper.__code__:
+                seen.append((event, frame.f_locals.get("x"), frame.f_locals.get("y")))
+            return tracer
+        sys.settrace(tracer)
+        try:
+            r = wrapper(3)
+        finally:
+            sys.settrace(None)
+    """,
+    "generator_code_and_its_lines": """
+        import traceback
+        def wrapper(*args):
+            yield from p(args)
+        made = {}
+        exec("def real(n):\\n    yield n\\n    1 / 0\\n", made, made)
+        wrapper.__code__ = made["real"].__code__
+        gen = wrapper(4)
+        first = next(gen)
+        try:
+            next(gen)
+        except ZeroDivisionError as e:
+            where = traceback.extract_tb(e.__traceback__)[-1]
+            r = first, where.lineno, where.line, where.name
+    """,
+    "closure_cells_matched_in_order": """
+        def factory(n):
+            def user(a):
+                return a.real + n
+            return user
+        made = {}
+        exec("def make(m):\\n    def inner(b):\\n        return [b, m]\\n    return inner\\n", made)
+        user = factory(10)
+        user.__code__ = made["make"](0).__code__
+        r = user(4), user.__code__.co_freevars[-1]
+    """,
+    "code_of_another_desugared_function": """
+        def outer():
+            one, two = 7, 8
+            def c():
+                return one
+            def d():
+                return two.real
+            def e():
+                return one, two
+            for code in (c.__code__, d.__code__):  # (d closes over the helpers of both)
+                d.__code__ = code
+                print(d())
+            try:
+                c.__code__ = e.__code__
+            except ValueError as error:
+                print(error)
+        outer()
+    """,
+    "not_code": """
+        def f():
+            return 1 .real
+        for value in (None, 5):
+            try:
+                f.__code__ = value
+            except TypeError as e:
+                print(e)
+        class C:
+            pass
+        o = C()
+        o.__code__ = p(3)
+        r = o.__code__, f()
+    """,
+}
+
 CASES = {
     **{f"chained-assign/{k}": v for k, v in CHAINED.items()},
     **{f"assign-attribute/{k}": v for k, v in ATTRIBUTE.items()},
+    **{f"assign-code/{k}": v for k, v in CODE.items()},
     **{f"assign-subscript/{k}": v for k, v in SUBSCRIPT.items()},
     **{f"unpack/{k}": v for k, v in UNPACK.items()},
     **{f"augassign/{k}": v for k, v in AUGASSIGN.items()},

@@ -71,6 +71,30 @@ def lower_chained(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     return [*out, *stores, *_release(out, cx)]
 
 
+def _sets_code(node: ast.Assign) -> bool:
+    target = node.targets[0]
+    return len(node.targets) == 1 and isinstance(target, ast.Attribute) and target.attr == "__code__"
+
+
+@stmt_rule(
+    ast.Assign,
+    id="assign-code",
+    summary="f.__code__ = c gives code compiled elsewhere free variables for the runtime helpers "
+    "that f closes over",
+    before="func.__code__ = compiled",
+    after="_us_code_set(compiled, func, _us_s__us_)",
+    reference="datamodel.html#user-defined-functions",
+    applies=_sets_code,
+)
+def lower_assign_code(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
+    """A desugared function has a closure cell for each runtime helper it
+    uses, where CPython's has none, and CPython takes a new ``__code__`` only
+    with as many free variables as the function has cells: ``code_set`` adds
+    the helpers' names to the free variables of code that lacks them."""
+    target = node.targets[0]
+    return [b.expr(b.call(cx.rt("code_set"), node.value, target.value, cx.string(cx.unit.names.prefix)))]
+
+
 @stmt_rule(
     ast.Assign,
     id="assign-attribute",

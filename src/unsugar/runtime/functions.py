@@ -43,7 +43,7 @@ def renamed_function(fn, name, qualname, old, new):
             consts = requalified_consts(consts, old, new)
         renamed = code.replace(co_name=name, co_qualname=qualname, co_consts=consts)
         dict.__setitem__(renamed_codes, code, renamed)
-    fn.__code__ = renamed
+    setattr(fn, "__code__", renamed)  # noqa: B010  (same free variables: not code_set)
     fn.__name__ = name
     fn.__qualname__ = qualname
     return fn
@@ -105,6 +105,125 @@ def hoisted(template, stub):
     cells = dict(zip(stub_code.co_freevars, cells, strict=True))
     closure = tuple(map(cells.__getitem__, code.co_freevars))
     return type(stub)(code, stub.__globals__, stub.__name__, None, closure)
+
+
+def code_set(value, obj, prefix):
+    """``obj.__code__ = value``. A desugared function closes over the runtime
+    helpers it uses (their names start with ``prefix``), where CPython's has
+    no cells, and code compiled elsewhere has no free variables for them:
+    such code is given free variables for all the function's cells, its own
+    matched to the function's other cells in order, as CPython matches them
+    (networkx's ``argmap`` swaps in the code of a function it compiled)::
+
+        def func(*args): ...          # free variables: _us_getattr, ...
+        func.__code__ = compiled      # compiled's: () -> _us_getattr, ...
+
+    Any other value is set as it is (and fails as CPython's ``setattr`` does)."""
+    if type(obj) is type(code_set) and type(value) is type(code_set.__code__):
+        own = obj.__code__.co_freevars
+        if value.co_freevars != own:
+            value = code_for_cells(value, own, obj.__name__, prefix)
+    setattr(obj, "__code__", value)  # noqa: B010  (obj.__code__ = value would be code_set)
+
+
+def code_for_cells(code, cells, name, prefix):
+    """``code`` whose free variables are as many as ``cells`` (the free
+    variables of function ``name``), each helper's where ``cells`` has it; a
+    ``ValueError`` as CPython's when their other free variables differ in
+    number. ``code`` as it is when its instructions cannot be renumbered."""
+    places = [at for at, cell in enumerate(cells) if not str.startswith(cell, prefix)]
+    theirs = [free for free in code.co_freevars if not str.startswith(free, prefix)]
+    if len(places) != len(theirs):
+        raise ValueError(f"{name}() requires a code object with {len(places)} free vars, "
+                         f"not {len(theirs)}")
+    names = list(cells)
+    moved = []  # the new place of each free variable of ``code``
+    places = iter(places)
+    for free in code.co_freevars:
+        if str.startswith(free, prefix):
+            if free not in cells:
+                raise ValueError(f"{name}() has no cell for {free}, which the new code reads")
+            moved.append(cells.index(free))
+        else:
+            at = next(places)
+            names[at] = free
+            moved.append(at)
+    return code_with_free_vars(code, tuple(names), moved)
+
+
+def code_with_free_vars(code, names, moved):
+    """``code`` with the free variables ``names``, its own at the places
+    ``moved`` gives, renumbered in its instructions that take one (on 3.13 a
+    closure's cells are loaded by ``LOAD_FAST``). Its ``COPY_FREE_VARS``
+    copies them all, since a frame that shows its locals reads them; code that
+    had none gets that instruction first, as CPython's prologue has it: its
+    exception table's offsets move by one code unit, and its location table
+    starts with an entry of no location for it."""
+    opmap = __import__("dis").opmap
+    copy_free_vars = opmap["COPY_FREE_VARS"]
+    if len(names) > 255:  # (an EXTENDED_ARG: left to setattr's error)
+        return code
+    if not code.co_freevars:
+        return code.replace(
+            co_code=bytes([copy_free_vars, len(names)]) + code.co_code,
+            co_exceptiontable=exception_table_moved(code.co_exceptiontable),
+            co_linetable=bytes([0x80 | 15 << 3]) + code.co_linetable,  # one unit, no location
+            co_freevars=names,
+        )
+    renumbered = {opmap[op] for op in free_variable_instructions if op in opmap}
+    paired = {opmap[op] for op in paired_local_instructions if op in opmap}
+    first = code.co_nlocals + len([cell for cell in code.co_cellvars if cell not in code.co_varnames])
+    raw = bytearray(code.co_code)
+    extended = False
+    for at in range(0, len(raw), 2):
+        op, arg = raw[at], raw[at + 1]
+        if op == copy_free_vars:
+            raw[at + 1] = len(names)
+        elif op in renumbered and arg >= first:
+            if extended or first + moved[arg - first] > 255:
+                return code
+            raw[at + 1] = first + moved[arg - first]
+        elif op in paired and (arg >> 4 >= first or arg & 15 >= first):
+            return code
+        extended = op == opmap["EXTENDED_ARG"]
+    return code.replace(co_code=bytes(raw), co_freevars=names)
+
+
+#: the instructions whose argument may be a free variable's place
+free_variable_instructions = ("LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE",
+                              "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FAST")
+#: 3.13's instructions of two places, four bits each
+paired_local_instructions = ("LOAD_FAST_LOAD_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST")
+
+
+def exception_table_moved(table):
+    """Exception table ``table`` (``co_exceptiontable``) with its entries'
+    starts and targets one code unit later. An entry is four numbers (start,
+    size, target, depth and lasti), each in groups of 6 bits, the most
+    significant first, 64 set in all groups but the last; 128 marks the first
+    byte of an entry."""
+    out = []
+    index = number = 0
+    while index < len(table):
+        value = 0
+        more = True
+        while more:
+            byte = table[index]
+            index += 1
+            value = value << 6 | byte & 63
+            more = byte & 64
+        if number % 4 in (0, 2):
+            value += 1
+        groups = [value & 63]
+        value >>= 6
+        while value:
+            groups.insert(0, value & 63 | 64)
+            value >>= 6
+        if number % 4 == 0:
+            groups[0] |= 128
+        out += groups
+        number += 1
+    return bytes(out)
 
 
 def set_function_defaults(fn, defaults, kwdefaults):

@@ -37,7 +37,7 @@ def namespace_body(holder, namespace, name, qualname):
         flags = int.__sub__(code.co_flags, 3)  # no CO_OPTIMIZED | CO_NEWLOCALS: no frame of a function
         made = code.replace(co_flags=flags, co_name=name, co_qualname=qualname)
         dict.__setitem__(namespace_codes, code, made)
-    run.__code__ = made
+    setattr(run, "__code__", made)  # noqa: B010  (same free variables: not code_set)
     return run
 
 
