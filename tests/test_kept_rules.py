@@ -3,6 +3,8 @@ and behaves as the input, on a module that uses every construct."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from tests.difftest import assert_same
@@ -238,3 +240,50 @@ def test_rules_kept_together(keep: tuple[str, ...]) -> None:
 def test_a_rule_kept_keeps_the_rules_its_sugar_needs() -> None:
     assert check_keep(["await"]) == {"await", "async-def", "async-generator"}
     assert check_keep(["docstring"]) == {"docstring", "class", "global"}
+
+
+#: A class body that binds names through each rule's sugar, which stays when
+#: the rule is kept: CPython binds them in the class's namespace.
+CLASS_BINDINGS = {
+    "for": "for i in range(3):\n        pass",
+    "with": "with open(__file__) as fh:\n        pass",
+    "import": "import os.path as p",
+    "import-from": "from os import path as q, sep",
+    "except": "try:\n        1 / 0\n    except ZeroDivisionError as e:\n        kind = type(e).__name__",
+    "except-star": "try:\n        raise ExceptionGroup('g', [ValueError(1)])\n"
+                   "    except* ValueError as eg:\n        n = len(eg.exceptions)",
+    "decorator": "@staticmethod\n    def f(x=1):\n        return x",
+    "unpack": "a, (b, *c) = 1, (2, 3, 4)\n    for d, e in [(5, 6)]:\n        pass",
+    "chained-assign": "a = b = 3",
+    "augassign": "n = 1\n    n += 5",
+    "annassign": "a: int = 3\n    b: str",
+    "match": "match (1, 2):\n        case (p, q):\n            pass",
+    "walrus": "x = (y := 4) + 1",
+    "del-name": "a = 1\n    b = 2\n    del a",
+    "del-targets": "a = b = c = 1\n    del a, b",
+}
+
+
+@pytest.mark.parametrize("rule_id", sorted(CLASS_BINDINGS))
+def test_names_a_class_body_binds_through_sugar_kept(rule_id: str) -> None:
+    """The class stays a class (its body made a def would bind them as its own
+    variables); the compiler's temporaries in it are class attributes too
+    (Known limitations), left out here."""
+    assert_same(f"""
+class C:
+    {CLASS_BINDINGS[rule_id]}
+names = sorted(name for name in vars(C) if not name.startswith(("__", "_us")))
+values = [vars(C)[name] for name in names]
+print(names, [v if isinstance(v, int | str | list) else type(v).__name__ for v in values],
+      vars(C).get("__annotations__"))
+""", keep=(rule_id,))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="type parameters and aliases are 3.12's")
+@pytest.mark.parametrize("rule_id, body", [
+    ("generic-class", "class D[T]:\n        pass"),
+    ("type-alias", "type A = int"),
+])
+def test_names_a_class_body_binds_through_type_parameter_sugar_kept(rule_id: str, body: str) -> None:
+    assert_same(f"class C:\n    {body}\nprint(sorted(name for name in vars(C) if not name.startswith('__')))\n",
+                keep=(rule_id,))

@@ -50,6 +50,8 @@ FREE_MARK = "unsugar_class_free"
 #: Set on the ``ClassDef`` a generic class becomes: the variable holding its
 #: type parameters, stored as ``__type_params__`` first in the body.
 TYPE_PARAMS = "unsugar_type_params"
+#: Set on a ``ClassDef`` that stays a class (:func:`binds_through_kept_sugar`).
+KEPT_CLASS_MARK = "unsugar_kept_class"
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -120,12 +122,16 @@ class ClassBody:
     "_us_rename_function(_us_body_C_1, _us_s_C, _us_s_C)\n"
     "C = d(_us_build_class(_us_body_C_1, _us_s_C, B))",
     reference="compound_stmts.html#class-definitions",
-    applies=lambda node: not getattr(node, "type_params", None),
+    applies=lambda node: not getattr(node, "type_params", None) and not hasattr(node, KEPT_CLASS_MARK),
 )
 def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     """The decorators are evaluated first, then the bases and keywords (the
     body def is made before them, which nothing can observe); the name is
-    bound once the decorators have run."""
+    bound once the decorators have run. A class whose body binds names
+    through sugar kept stays a class (:func:`binds_through_kept_sugar`)."""
+    if cx.unit.keep and binds_through_kept_sugar(node, cx.unit.keep):
+        setattr(node, KEPT_CLASS_MARK, True)
+        return [node]
     name = shown_name(node)
     namespace = ClassNamespace(cx.temp("ns"), getattr(node, FREE_MARK, set()))
     ns = b.load(namespace.param)
@@ -163,6 +169,45 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     for decorator in reversed(node.decorator_list):
         value = b.call(decorator, value)
     return [fn, b.assign(node.name, value)]
+
+
+#: For each rule, the nodes whose sugar, when the rule is kept, binds names
+#: where it stands (a target, an alias, a handler's name, a decorated def's
+#: name): in a class body made a def, they would be that def's variables, not
+#: the namespace's. (A def kept otherwise is bound there late, as any def.)
+KEPT_BINDERS: dict[str, Callable[[ast.AST], bool]] = {
+    "for": lambda node: isinstance(node, ast.For),
+    "with": lambda node: isinstance(node, ast.With),
+    "import": lambda node: isinstance(node, ast.Import),
+    "import-from": lambda node: isinstance(node, ast.ImportFrom),
+    "except": lambda node: isinstance(node, ast.Try) and any(h.name for h in node.handlers),
+    "except-star": lambda node: isinstance(node, ast.TryStar) and any(h.name for h in node.handlers),
+    "decorator": lambda node: isinstance(node, _FUNCTIONS) and bool(node.decorator_list),
+    "generic-class": lambda node: isinstance(node, ast.ClassDef) and bool(getattr(node, "type_params", ())),
+    "type-alias": lambda node: type(node).__name__ == "TypeAlias",
+    # a target unpacked: an assignment's, and those the for and with rules make
+    "unpack": lambda node: isinstance(node, ast.Assign | ast.For | ast.With),
+    "chained-assign": lambda node: isinstance(node, ast.Assign) and len(node.targets) > 1,
+    "augassign": lambda node: isinstance(node, ast.AugAssign),
+    "annassign": lambda node: isinstance(node, ast.AnnAssign),
+    "match": lambda node: isinstance(node, ast.Match),
+    "walrus": lambda node: isinstance(node, ast.NamedExpr),
+    "del-targets": lambda node: isinstance(node, ast.Delete),
+    "del-name": lambda node: isinstance(node, ast.Delete),
+}
+
+
+def binds_through_kept_sugar(node: ast.ClassDef, keep: frozenset[str]) -> bool:
+    """Whether the body of class ``node`` holds sugar kept that binds names
+    (:data:`KEPT_BINDERS`). Such a class stays a class: CPython binds those
+    names in its namespace (``--keep for`` keeps ``for i in ...`` a loop whose
+    target is the class attribute ``i``), as the module body stays at module
+    level when sugar is kept."""
+    tests = [KEPT_BINDERS[rule] for rule in keep if rule in KEPT_BINDERS]
+    if not tests:
+        return False
+    own, _ = _scope_walk(list(node.body))
+    return any(test(item) for item in own for test in tests)
 
 
 def shown_name(node: ast.ClassDef) -> str:
