@@ -386,6 +386,56 @@ SNIPPETS = {
             return R(11)
         g()
     """,
+    "returned_through_finally_and_with": """
+        import contextlib
+        def child():
+            try:
+                raise ValueError
+            except ValueError as e:
+                return e  # its traceback keeps the caller's frame alive
+        def through_finally():
+            global error
+            error = child()
+            x = R(1)
+            try:
+                return x
+            finally:
+                x = None
+        def through_with():
+            global error2
+            error2 = child()
+            with contextlib.nullcontext():
+                try:
+                    return R(2)
+                finally:
+                    print("finally")
+        r = weakref.ref(through_finally())
+        print("returned", r())
+        r = weakref.ref(through_with())
+        print("returned", r())
+        error = error2 = None
+    """,
+    "return_from_inside_for_loops": """
+        def child():
+            try:
+                raise ValueError
+            except ValueError as e:
+                return e  # its traceback keeps the caller's frame alive
+        def items(n):
+            try:
+                yield R(n)
+                yield R(n + 1)
+            finally:
+                print("closed", n)
+        def search():
+            global error
+            error = child()
+            for x in items(1):
+                for y in items(3):
+                    return f(x, print("returning") or y)
+        print("returned", search())
+        error = None
+    """,
     "exception_leaving_the_frame": """
         import gc
         class Outcome:  # an error that raises its exception (outcome's Error)

@@ -277,6 +277,21 @@ WITH = {
         except ValueError as e:
             print(repr(e), log)
     """,
+    "exit_called_from_the_with_statements_frame": """
+        import sys
+        class Caller:
+            def __enter__(self):
+                return self
+            def __exit__(self, *exc):
+                print("exit", exc[0], sys._getframe(1).f_code.co_name)
+                return True
+        def wrapper():
+            with Caller():
+                pass
+            with Caller():
+                raise ValueError
+        wrapper()
+    """,
     "manager_released_after_with": """
         class Released:
             def __init__(self, result):

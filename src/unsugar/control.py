@@ -51,7 +51,7 @@ from typing import Any, Generic, TypeVar
 
 from unsugar import builder as b
 from unsugar.depth import MAX_BLOCKS
-from unsugar.forms import ForLoop, WithBlock
+from unsugar.forms import LOOP_ITERATOR, ForLoop, WithBlock
 from unsugar.lifetimes import held_temporaries
 from unsugar.registry import control_rule
 from unsugar.trees import block_fields, children, copy_tree, core_bound_names, position
@@ -150,6 +150,7 @@ class Loop:
     kept: bool = False  # a kept loop: real break/continue
     stops: bool = False  # a break, or a return leaving it, clears the flag
     used: bool = False  # the flag is the while's test
+    iterator: str | None = None  # a for loop's: dropped by a return from inside it
 
 
 @dataclass(eq=False, slots=True)
@@ -541,6 +542,8 @@ class Flow:
         if self.outlining or not self.fits(self.depth + 2) or \
                 any(level.boundary is not None for level in self.levels):
             return False  # the return waits for a finally, a with or the scope's end
+        if isinstance(body[-1], ast.Return):
+            body[-1:] = self._return(body[-1].value, body[-1])
         self.emit(b.copy_location(b.while_(node.test, body), node))
         self.block(node.orelse)
         return True
@@ -629,7 +632,10 @@ class Flow:
             self.block(statements)
             self.emit(_assign_at(loop.flag, value, node))
 
-        loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"))
+        loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"),
+                    iterator=getattr(node, LOOP_ITERATOR, None))
+        if loop.iterator is not None:  # an async for's
+            self.iterators[-1].append(loop.iterator)
         guarded = self.level.guarded
         inside, iteration = self._loop(node, loop, lambda: test(*retest), force=bool(prelude) or guarded)
         if not loop.used:
@@ -675,7 +681,7 @@ class Flow:
             self._loop_else(node.orelse, iteration)
 
         guarded = self.level.guarded
-        loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"))
+        loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"), iterator=node.iterator)
         self.iterators[-1].append(node.iterator)
         self.outlined_if_deep(write, node, cost=1)
 
@@ -779,20 +785,28 @@ class Flow:
                 break
         if stops_at is None and (target is None or target[1].kept):
             # nothing to run on the way: a real return, or a kept loop's jump
-            real: ast.stmt = ast.Return(value=value) if kind == "return" \
-                else {"break": ast.Break, "continue": ast.Continue}[kind]()
-            self.emit(b.copy_location(real, where))
+            if kind == "return":
+                for stmt in self._return(value, where):
+                    self.emit(stmt)
+                return
+            self.emit(b.copy_location({"break": ast.Break, "continue": ast.Continue}[kind](), where))
             return
         if kind != "return":
             self.unit.note(kind, where)
         out: list[ast.stmt] = []
         if kind == "return" and self.returns_value:
-            # the value first: if computing it raises, no flag has been cleared
+            # the value first: if computing it raises, no flag has been cleared;
+            # it waits in a box that the return empties, so that no variable
+            # holds it once returned (a frame that a traceback keeps alive
+            # keeps nothing of it), as nothing of CPython's stack does
             assert stops_at is not None and stops_at.boundary is not None
             boundary = stops_at.boundary
             if boundary.value is None:
                 boundary.value = self.unit.names.temp("rv")
-            out.append(_assign_at(boundary.value, value or self.unit.helper("none"), where))
+            out.append(_assign_at(boundary.value, b.call(self.unit.builtin("list")), where))
+            append = b.call(self.unit.method("list", "append"), b.load(boundary.value),
+                            value or self.unit.helper("none"))
+            out.append(b.copy_location(b.expr(append), where))
         left: list[Level] = []
         for level in reversed(self.levels):
             if target is not None and level is target[0] and stops_at is None:
@@ -814,6 +828,28 @@ class Flow:
         for level in left:  # what follows in them runs under their flags
             level.guarded = True
         self.open = None
+
+    def _return(self, value: ast.expr | None, where: ast.AST) -> list[ast.stmt]:
+        """``return value``, which first drops the iterators of the for loops it
+        leaves, the innermost first, as CPython pops them: a frame that
+        outlives the call (a traceback keeps it) keeps none of them. The value
+        is computed before, and waits in a box that the return empties::
+
+            box = list(); list.append(box, value)
+            iterator = None
+            return list.pop(box)
+        """
+        out: list[ast.stmt] = []
+        iterators = [loop.iterator for _, loop in reversed(self.loops) if loop.iterator]
+        if iterators and value is not None and not isinstance(value, ast.Constant):
+            box = self.unit.names.temp("rv")
+            out.append(_assign_at(box, b.call(self.unit.builtin("list")), where))
+            out.append(b.copy_location(b.expr(b.call(
+                self.unit.method("list", "append"), b.load(box), value)), where))
+            value = b.call(self.unit.method("list", "pop"), b.load(box))
+        out += [_assign_at(name, self.unit.helper("none"), where) for name in iterators]
+        out.append(b.copy_location(ast.Return(value=value), where))
+        return out
 
     def _leave(self, level: Level, where: ast.AST) -> list[ast.stmt]:
         """Clear ``level``'s flag (and stop the loop it runs): a jump at ``where`` leaves it."""
@@ -870,7 +906,8 @@ class Flow:
             if flag is None:
                 continue
             with self.level_of("resume", flag=flag, own=True):
-                value = b.load(boundary.value) if kind == "return" and boundary.value else None
+                value = b.call(self.unit.method("list", "pop"), b.load(boundary.value)) \
+                    if kind == "return" and boundary.value else None
                 self.jump(kind, where, value)
 
     def _try_finally(self, node: ast.Try) -> None:
@@ -908,7 +945,8 @@ class Flow:
 
         def write() -> None:
             body, iterators = self._boundary(node.body, boundary, node)
-            exit_error = b.call(self.unit.helper("context_exit_error"), b.load(node.exit))
+            exit_error = b.call_with(b.load(node.exit), [
+                b.starred(b.call(self.unit.helper("context_exit_arguments")))])
             handler = self.handler([
                 *getattr(node, "unwound", ()),
                 b.assign(normal, b.int_(0)),

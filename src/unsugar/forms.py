@@ -37,3 +37,10 @@ class WithBlock(ast.stmt):
     """
 
     _fields = ("exit", "enter", "body")
+
+
+#: Set on the ``while`` an ``async for`` becomes: the variable that holds its
+#: asynchronous iterator, which phase 2 drops as it drops a ``ForLoop``'s
+#: iterator (a ``return`` from inside the loop, a handler its exception
+#: reaches), as CPython pops it.
+LOOP_ITERATOR = "unsugar_loop_iterator"

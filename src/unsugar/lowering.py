@@ -296,11 +296,7 @@ class Lowerer:
     def method(self, type_name: str, method: str) -> ast.Name:
         """The method ``method`` of builtin type ``type_name`` (``list.append``),
         looked up once at the top of the module."""
-        return self.unit.intern(
-            ("method", type_name, method),
-            lambda: self.unit.names.temp(f"{type_name}_{method.strip('_')}"),
-            lambda: b.call(self.builtin("getattr"), self.builtin(type_name), self.string(method)),
-        )
+        return self.unit.method(type_name, method)
 
     def mangle(self, name: str) -> str:
         return mangle(name, self.scope.class_name)

@@ -134,6 +134,15 @@ class Unit:
             self.constant_names.add(entry.name)
         return b.load(entry.name)
 
+    def method(self, type_name: str, method: str) -> ast.Name:
+        """The method ``method`` of builtin type ``type_name`` (``list.append``),
+        looked up once at the top of the module."""
+        return self.intern(
+            ("method", type_name, method),
+            lambda: self.names.temp(f"{type_name}_{method.strip('_')}"),
+            lambda: b.call(self.builtin("getattr"), self.builtin(type_name), self.string(method)),
+        )
+
     def string(self, value: str) -> ast.Name:
         """A reference to the interned ``str`` constant ``value``: built from
         its code points, or from chunks of its UTF-8 when it is long."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from unsugar import builder as b
+from unsugar.forms import LOOP_ITERATOR
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.generators import delegate
@@ -124,7 +125,7 @@ def _awaited(value: ast.expr, where: int) -> ast.Await:
     "_us_enter_1 = await _us_enter_1()\n_us_normal_1 = 1\ntry:\n    try:\n"
     "        v = _us_enter_1\n        _us_enter_1 = None\n        f(v)\n    except:\n"
     "        _us_normal_1 = 0\n        _us_enter_1 = None\n"
-    "        if await _us_context_exit_error(_us_exit_1):\n            pass\n"
+    "        if await _us_exit_1(*_us_context_exit_arguments()):\n            pass\n"
     "        else:\n            raise\nfinally:\n    if _us_normal_1:\n"
     "        await _us_exit_1(None, None, None)\n_us_exit_1 = None",
     reference="compound_stmts.html#the-async-with-statement",
@@ -139,7 +140,7 @@ def lower_async_with(node: ast.AsyncWith, cx: Lowerer) -> list[ast.stmt]:
     leave, enter, normal = cx.temp("exit"), cx.temp("enter"), cx.temp("normal")
     if item.optional_vars is not None:
         body = [b.assign_to(item.optional_vars, b.load(enter)), b.assign(enter, cx.none()), *body]
-    exit_error = _awaited(b.call(cx.rt("context_exit_error"), b.load(leave)), 2)
+    exit_error = _awaited(b.call_with(b.load(leave), [b.starred(b.call(cx.rt("context_exit_arguments")))]), 2)
     handler = [
         b.assign(normal, b.int_(0)),
         b.assign(enter, cx.none()),
@@ -187,6 +188,7 @@ def lower_async_for(node: ast.AsyncFor, cx: Lowerer) -> list[ast.stmt]:
                    handlers=[stop], orelse=[], finalbody=[])
     body = [b.assign_to(node.target, b.load(item)), b.assign(item, cx.none()), *node.body]
     loop = ast.While(test=b.load(more), body=[step, b.if_(b.load(more), body)], orelse=node.orelse)
+    setattr(loop, LOOP_ITERATOR, iterator)
     iterable = node.iter if getattr(node, AITER_MADE, False) else \
         b.call(cx.rt("async_iterator"), node.iter)
     return b.located([

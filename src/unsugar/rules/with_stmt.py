@@ -19,7 +19,7 @@ from unsugar.registry import stmt_rule
     after="_us_exit_1 = m\n_us_enter_1 = _us_context_enter_method(_us_exit_1)\n"
     "_us_exit_1 = _us_context_exit_method(_us_exit_1)\n_us_enter_1 = _us_enter_1()\n"
     "_us_ok1 = 1\ntry:\n    v = _us_enter_1\n    _us_enter_1 = None\n    f(v)\nexcept:\n"
-    "    _us_ok1 = 0\n    _us_enter_1 = None\n    _us_if1 = _us_context_exit_error(_us_exit_1)\n"
+    "    _us_ok1 = 0\n    _us_enter_1 = None\n    _us_if1 = _us_exit_1(*_us_context_exit_arguments())\n"
     "    _us_exit_1 = None\n    _us_else1 = 1\n    while _us_if1:\n        _us_if1 = 0\n"
     "        _us_else1 = 0\n    while _us_else1:\n        _us_else1 = 0\n        raise\n"
     "while _us_ok1:\n    _us_ok1 = 0\n    _us_exit_1(None, None, None)\n_us_exit_1 = None",

@@ -64,7 +64,9 @@ def context_exit_method(manager):
     return leave
 
 
-def context_exit_error(leave):
-    """``__exit__(type, value, traceback)`` of the exception being handled."""
+def context_exit_arguments():
+    """``(type, value, traceback)`` of the exception being handled: what
+    ``__exit__`` is called with, from the frame of the ``with`` statement (as
+    CPython calls it: code that looks at its caller's frame finds that one)."""
     value = context_handled_exception()
-    return leave(type(value), value, context_traceback_slot.__get__(value))
+    return type(value), value, context_traceback_slot.__get__(value)
