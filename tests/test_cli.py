@@ -107,6 +107,28 @@ def test_output_into_an_existing_directory(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "a.py").read_text() == desugar(SUGARY)
 
 
+def test_the_compilers_warnings_about_the_input_are_shown(tmp_path: Path) -> None:
+    """CPython's compiler warns of ``x is 1``, a literal called or indexed, and
+    an assertion of a tuple: the command line shows those warnings as compiling
+    the input shows them, with ``-W error`` as errors (the output has none of
+    those constructs, so running it shows none)."""
+    path = tmp_path / "warned.py"
+    path.write_text('x = 1\nprint(x is 1, (1, 2)[1.5] if 0 else 0, [2]["a"] if 0 else 0)\n'
+                    'assert (x, "m")\ny = (1, 2)(3) if 0 else None[0] if 0 else {1}[0] if 0 else 0\n')
+    expected = subprocess.run(
+        [sys.executable, "-c", f"compile(open({str(path)!r}).read(), {str(path)!r}, 'exec')"],
+        capture_output=True, text=True, timeout=120,
+    ).stderr
+    assert expected.count("SyntaxWarning") == 7
+    result = unsugar(str(path), "-o", str(tmp_path / "out.py"))
+    assert result.returncode == 0 and result.stderr.decode() == expected
+    assert python(tmp_path / "out.py").stderr == ""
+    error = subprocess.run([sys.executable, "-W", "error", "-m", "unsugar", str(path)],
+                           capture_output=True, text=True, timeout=120)
+    assert (error.returncode, error.stdout) == (1, "")
+    assert error.stderr.startswith(f'{path}:2:7: "is" with ') and "literal" in error.stderr
+
+
 def test_standard_input_and_output() -> None:
     done = unsugar("-", stdin=SUGARY.encode())
     assert done.returncode == 0, done.stderr

@@ -19,7 +19,6 @@ import contextlib
 import gc
 import sys
 import threading
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from typing import TypeVar
@@ -228,22 +227,21 @@ def _compiled(
 def check_compiles(tree: ast.Module, filename: str, source: str | None = None) -> None:
     """Raise the ``SyntaxError`` CPython's compiler raises for ``tree`` (what
     parsing accepts but compiling does not: ``return`` outside a function,
-    ``nonlocal`` at module level, a duplicate parameter...); its warnings are
-    not shown. A tree cannot name ``None``, ``True`` or ``False``, which NFKC
+    ``nonlocal`` at module level, a duplicate parameter...), and show its
+    warnings (``SyntaxWarning: "is" with a literal``), as compiling the input
+    would. A tree cannot name ``None``, ``True`` or ``False``, which NFKC
     makes of ``Ｎｏｎｅ``: then the ``source`` it was parsed from is compiled.
 
     Compiling costs about what parsing costs: only a tree that
     :func:`unsugar.refusals.may_refuse` flags is compiled."""
     if not may_refuse(tree):
         return
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            compile(tree, filename, "exec", dont_inherit=True)
-        except ValueError:
-            if source is None:
-                raise
-            compile(source, filename, "exec", dont_inherit=True)
+    try:
+        compile(tree, filename, "exec", dont_inherit=True)
+    except ValueError:
+        if source is None:
+            raise
+        compile(source, filename, "exec", dont_inherit=True)
 
 
 def desugar_tree(

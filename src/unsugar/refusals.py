@@ -17,7 +17,10 @@ flagged whatever it holds: ``nonlocal``, ``match``, ``except*``, type
 parameters, an asynchronous comprehension, a walrus, ``yield`` or ``await``
 in a comprehension or an annotation, nesting deep enough to reach a
 compiler limit. ``global`` is checked as ``symtable.c`` checks it: the name
-must not be a parameter, annotated, or named before the declaration.
+must not be a parameter, annotated, or named before the declaration. So are
+the constructs that the compiler warns about (``SyntaxWarning``: ``x is 1``,
+``(1, 2)(3)``, ``[1, 2]['a']``, ``assert (x, "message")``), so that compiling
+shows their warnings as CPython's own compiling would.
 """
 
 from __future__ import annotations
@@ -104,6 +107,12 @@ class _Walker:
     def _jump(self, node: ast.Break | ast.Continue, scope: _Scope, loop: bool, *_: object) -> None:
         if not loop:
             raise _Refused
+
+    def _assert(self, node: ast.Assert, scope: _Scope, *_: object) -> None:
+        if type(node.test) is ast.Tuple and node.test.elts:
+            raise _Refused  # "assertion is always true, perhaps remove parentheses?"
+        for child in children(node):
+            self.expr(child, scope, 0, 0)
 
     def _return(self, node: ast.Return, scope: _Scope, *_: object) -> None:
         if scope.kind != "function":
@@ -282,9 +291,33 @@ class _Walker:
             raise _Refused  # "multiple starred expressions in assignment"
 
     def _call(self, node: ast.Call, scope: _Scope, flags: int, depth: int) -> None:
+        if type(node.func) in _LITERALS:
+            raise _Refused  # "'tuple' object is not callable; perhaps you missed a comma?"
         self.expr(node.func, scope, flags, depth)
         self.items(node.args, scope, flags, depth)
         self.keywords(node.keywords, scope, flags, depth)
+
+    def _compare(self, node: ast.Compare, scope: _Scope, flags: int, depth: int) -> None:
+        if any(type(op) is ast.Is or type(op) is ast.IsNot for op in node.ops) and any(
+                type(operand) is ast.Constant and not any(operand.value is v for v in _SINGLETONS)
+                for operand in (node.left, *node.comparators)):
+            raise _Refused  # '"is" with a literal. Did you mean "=="?'
+        self.expr(node.left, scope, flags, depth)
+        for comparator in node.comparators:
+            self.expr(comparator, scope, flags, depth)
+
+    def _subscript(self, node: ast.Subscript, scope: _Scope, flags: int, depth: int) -> None:
+        value, index = node.value, node.slice
+        kind = type(value)
+        if kind in _UNSUBSCRIPTABLE or kind is ast.Constant and isinstance(
+                value.value, int | float | complex | frozenset | type(None) | type(...)):
+            raise _Refused  # "'int' object is not subscriptable; perhaps you missed a comma?"
+        if (kind in _SEQUENCES or kind is ast.Constant and isinstance(value.value, str | bytes | tuple)) \
+                and (type(index) in _LITERALS or type(index) is ast.Lambda) \
+                and not (type(index) is ast.Constant and isinstance(index.value, int)):
+            raise _Refused  # "str indices must be integers or slices, not str; ..."
+        self.expr(value, scope, flags, depth)
+        self.expr(index, scope, flags, depth)
 
     def _yield(self, node: ast.Yield | ast.YieldFrom, scope: _Scope, flags: int, depth: int) -> None:
         if flags or scope.kind not in ("function", "lambda") or \
@@ -360,6 +393,19 @@ def _names_at(node: ast.AST) -> tuple[str, ...]:
 
 
 _Handler = Callable[..., None]
+#: the expressions whose type the compiler knows, which it warns about where
+#: they are called, subscripted or indexed with (``infer_type`` in ``compile.c``)
+_LITERALS = frozenset({
+    ast.Constant, ast.Tuple, ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set,
+    ast.SetComp, ast.GeneratorExp, ast.JoinedStr, ast.FormattedValue,
+})
+#: the constants ``x is c`` may name without a warning
+_SINGLETONS = (None, True, False, ...)
+#: the expressions it warns about when subscripted (``check_subscripter``),
+#: and those whose index it checks (``check_index``)
+_UNSUBSCRIPTABLE = frozenset({ast.Set, ast.SetComp, ast.GeneratorExp, ast.Lambda})
+_SEQUENCES = frozenset({ast.Tuple, ast.List, ast.ListComp, ast.JoinedStr, ast.FormattedValue})
+
 _STATEMENTS: dict[type, _Handler] = {
     ast.Break: _Walker._jump,
     ast.Continue: _Walker._jump,
@@ -380,6 +426,7 @@ _STATEMENTS: dict[type, _Handler] = {
     ast.AsyncFunctionDef: _Walker._function,
     ast.ClassDef: _Walker._class,
     ast.Match: _Walker._refuse,
+    ast.Assert: _Walker._assert,
 }
 for _name in ("TryStar", "TypeAlias"):  # (3.11 has no TypeAlias)
     if hasattr(ast, _name):
@@ -392,6 +439,8 @@ _EXPRESSIONS: dict[type, _Handler] = {
     ast.List: _Walker._sequence,
     ast.Set: _Walker._sequence,
     ast.Call: _Walker._call,
+    ast.Compare: _Walker._compare,
+    ast.Subscript: _Walker._subscript,
     ast.Yield: _Walker._yield,
     ast.YieldFrom: _Walker._yield,
     ast.Await: _Walker._await,
