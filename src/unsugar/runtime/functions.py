@@ -131,18 +131,27 @@ def code_for_cells(code, cells, name, prefix):
     variables of function ``name``), each helper's where ``cells`` has it; a
     ``ValueError`` as CPython's when their other free variables differ in
     number. ``code`` as it is when its instructions cannot be renumbered."""
-    places = [at for at, cell in enumerate(cells) if not str.startswith(cell, prefix)]
-    theirs = [free for free in code.co_freevars if not str.startswith(free, prefix)]
-    if len(places) != len(theirs):
-        raise ValueError(f"{name}() requires a code object with {len(places)} free vars, "
-                         f"not {len(theirs)}")
+    # (no comprehensions, no f-strings in this module: 3.12 compiles them to
+    # other constants, and the runtime's must be the same on every version)
+    places = []  # the function's cells that are not helpers'
+    for at, cell in enumerate(cells):
+        if not str.startswith(cell, prefix):
+            places.append(at)
+    theirs = 0  # the code's free variables that are not helpers
+    for free in code.co_freevars:
+        if not str.startswith(free, prefix):
+            theirs += 1
+    if len(places) != theirs:
+        raise ValueError("{}() requires a code object with {} free vars, not {}".format(  # noqa: UP032
+            name, len(places), theirs))
     names = list(cells)
     moved = []  # the new place of each free variable of ``code``
     places = iter(places)
     for free in code.co_freevars:
         if str.startswith(free, prefix):
             if free not in cells:
-                raise ValueError(f"{name}() has no cell for {free}, which the new code reads")
+                raise ValueError("{}() has no cell for {}, which the new code reads".format(  # noqa: UP032
+                    name, free))
             moved.append(cells.index(free))
         else:
             at = next(places)
@@ -170,9 +179,18 @@ def code_with_free_vars(code, names, moved):
             co_linetable=bytes([0x80 | 15 << 3]) + code.co_linetable,  # one unit, no location
             co_freevars=names,
         )
-    renumbered = {opmap[op] for op in free_variable_instructions if op in opmap}
-    paired = {opmap[op] for op in paired_local_instructions if op in opmap}
-    first = code.co_nlocals + len([cell for cell in code.co_cellvars if cell not in code.co_varnames])
+    renumbered = set()
+    for op in free_variable_instructions:
+        if op in opmap:
+            renumbered.add(opmap[op])
+    paired = set()
+    for op in paired_local_instructions:
+        if op in opmap:
+            paired.add(opmap[op])
+    first = code.co_nlocals  # the first free variable's place: after the locals and other cells
+    for cell in code.co_cellvars:
+        if cell not in code.co_varnames:
+            first += 1
     raw = bytearray(code.co_code)
     extended = False
     for at in range(0, len(raw), 2):
