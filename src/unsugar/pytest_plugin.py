@@ -292,7 +292,8 @@ def imported_early(imported: list[str]) -> str:
     plugin's doing, or pytest's own, for a package pytest requires (it imports
     pygments at start), which only a desugared copy can test."""
     message = (f"unsugar: {', '.join(imported)} imported before --unsugar could desugar "
-               f"{'it' if len(imported) == 1 else 'them'} (by a plugin?): the tests would run plain code")
+               f"{'it' if len(imported) == 1 else 'them'} (by a plugin, or by a warning category that "
+               "the filterwarnings setting names?): the tests would run plain code")
     own = sorted({name.partition(".")[0] for name in imported} & _pytest_requirements())
     if own:
         message += (f"; pytest imports {', '.join(own)} itself, before any plugin: desugar "
