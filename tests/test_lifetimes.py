@@ -26,6 +26,11 @@ def f(a=None, b=None, c=None):  # (a callee's *args tuple drops its items last f
 def watch(value):
     weakref.finalize(value, print, "finalized", value.n)
     return value
+def caught_here():  # an exception whose traceback keeps the caller's frame alive (f_back)
+    try:
+        raise ValueError
+    except ValueError as e:
+        return e
 """
 
 SNIPPETS = {
@@ -388,14 +393,9 @@ SNIPPETS = {
     """,
     "returned_through_finally_and_with": """
         import contextlib
-        def child():
-            try:
-                raise ValueError
-            except ValueError as e:
-                return e  # its traceback keeps the caller's frame alive
         def through_finally():
             global error
-            error = child()
+            error = caught_here()
             x = R(1)
             try:
                 return x
@@ -403,7 +403,7 @@ SNIPPETS = {
                 x = None
         def through_with():
             global error2
-            error2 = child()
+            error2 = caught_here()
             with contextlib.nullcontext():
                 try:
                     return R(2)
@@ -416,11 +416,6 @@ SNIPPETS = {
         error = error2 = None
     """,
     "return_from_inside_for_loops": """
-        def child():
-            try:
-                raise ValueError
-            except ValueError as e:
-                return e  # its traceback keeps the caller's frame alive
         def items(n):
             try:
                 yield R(n)
@@ -429,7 +424,7 @@ SNIPPETS = {
                 print("closed", n)
         def search():
             global error
-            error = child()
+            error = caught_here()
             for x in items(1):
                 for y in items(3):
                     return f(x, print("returning") or y)
