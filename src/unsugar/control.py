@@ -803,10 +803,7 @@ class Flow:
             boundary = stops_at.boundary
             if boundary.value is None:
                 boundary.value = self.unit.names.temp("rv")
-            out.append(_assign_at(boundary.value, b.call(self.unit.builtin("list")), where))
-            append = b.call(self.unit.method("list", "append"), b.load(boundary.value),
-                            value or self.unit.helper("none"))
-            out.append(b.copy_location(b.expr(append), where))
+            out += self._boxed(boundary.value, value or self.unit.helper("none"), where)
         left: list[Level] = []
         for level in reversed(self.levels):
             if target is not None and level is target[0] and stops_at is None:
@@ -843,13 +840,17 @@ class Flow:
         iterators = [loop.iterator for _, loop in reversed(self.loops) if loop.iterator]
         if iterators and value is not None and not isinstance(value, ast.Constant):
             box = self.unit.names.temp("rv")
-            out.append(_assign_at(box, b.call(self.unit.builtin("list")), where))
-            out.append(b.copy_location(b.expr(b.call(
-                self.unit.method("list", "append"), b.load(box), value)), where))
+            out += self._boxed(box, value, where)
             value = b.call(self.unit.method("list", "pop"), b.load(box))
         out += [_assign_at(name, self.unit.helper("none"), where) for name in iterators]
         out.append(b.copy_location(ast.Return(value=value), where))
         return out
+
+    def _boxed(self, box: str, value: ast.expr, where: ast.AST) -> list[ast.stmt]:
+        """``box = list(); list.append(box, value)``: ``list.pop(box)`` takes it out."""
+        append = b.call(self.unit.method("list", "append"), b.load(box), value)
+        return [_assign_at(box, b.call(self.unit.builtin("list")), where),
+                b.copy_location(b.expr(append), where)]
 
     def _leave(self, level: Level, where: ast.AST) -> list[ast.stmt]:
         """Clear ``level``'s flag (and stop the loop it runs): a jump at ``where`` leaves it."""
