@@ -169,7 +169,8 @@ def files(sources: dict[str, str], root: Path, scratch: Path) -> None:
 
 # --------------------------------------------------------------- linearity
 def linearity(path: Path) -> None:
-    """1, 10 and 100 copies of ``path`` in one module: time per line should stay flat."""
+    """1, 10 and 100 copies of ``path`` in one module, then one function of 30,
+    300 and 3,000 copies of a block: time per line should stay flat."""
     text = path.read_text(encoding="utf-8")
     print(f"linearity ({path.name}, copies in one module):")
     for copies in (1, 10, 100):
@@ -179,6 +180,31 @@ def linearity(path: Path) -> None:
         took = time.perf_counter() - start
         lines = source.count("\n")
         print(f"  {copies:>4} x  {lines:8} lines  {took:8.2f} s  {lines / took:10,.0f} lines/s")
+    print("linearity (one function, its statements repeated):")
+    for copies in (30, 300, 3000):
+        source = "def f(a, b):\n" + _FUNCTION_BLOCK * copies
+        start = time.perf_counter()
+        desugar(source)
+        took = time.perf_counter() - start
+        lines = source.count("\n")
+        print(f"  {copies:>4} x  {lines:8} lines  {took:8.2f} s  {lines / took:10,.0f} lines/s")
+
+
+#: statements of every kind whose flow the function's level keeps (a block
+#: revisited for each of them must not make a long function quadratic)
+_FUNCTION_BLOCK = """\
+    if a:
+        b = a
+    for i in b:
+        if i:
+            break
+    try:
+        a = b.c
+    except KeyError:
+        pass
+    with a:
+        b = [i for i in a]
+"""
 
 
 # -------------------------------------------------------------------- jobs

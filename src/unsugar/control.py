@@ -273,7 +273,7 @@ class Flow:
         for outlined in self.outlined:
             if outlined.flag is not None and _yields(outlined.define.body):
                 # a function cannot yield for the scope: a segment after all
-                at = outlined.where.index(outlined.define)
+                at = _last_index(outlined.where, outlined.define)
                 outlined.where[at:at + 2] = self.segment(outlined.flag, outlined.define.body)
                 continue
             names = sorted(core_bound_names(outlined.define.body))
@@ -442,17 +442,17 @@ class Flow:
         if level.init is not None:
             where, init = level.init
             if level.flag is None:
-                where.remove(init)
+                del where[_last_index(where, init)]
             else:
                 init.targets[0].id = level.flag
         if level.own and len(level.segments) == 1 and level.reads == 0:
             where, start, segment = level.segments[0]
-            where.remove(start)  # the one segment consumes the flag
+            del where[_last_index(where, start)]  # the one segment consumes the flag
             segment.test = b.load(level.flag)
             segment.body[0] = b.assign(level.flag, b.int_(0))
             if level.test is not None and self._holds_object(level.test.value):
                 # a false test's value dies here, as CPython pops it, not at the flag's next use
-                where.insert(where.index(segment) + 1, _cleared(level.flag, level.test))
+                where.insert(_last_index(where, segment) + 1, _cleared(level.flag, level.test))
         elif level.test is not None and self._holds_object(level.test.value):
             level.test.value = b.call(self.unit.builtin("bool"), level.test.value)
 
@@ -1045,6 +1045,16 @@ def _assign_at(name: str, value: ast.expr | int, where: ast.AST) -> ast.Assign:
     at = position(where)
     value = ast.Constant(value, **at) if type(value) is int else b.copy_location(value, where)
     return ast.Assign([ast.Name(name, b.STORE, **at)], value, **at)
+
+
+def _last_index(stmts: list[ast.stmt], stmt: ast.stmt) -> int:
+    """Where ``stmt`` is in ``stmts``, looked for from the end: the statements
+    a level revisits were written last, and a long block must not be scanned
+    for each of its ``if``s (``list.index`` would make the flow quadratic)."""
+    for at in range(len(stmts) - 1, -1, -1):
+        if stmts[at] is stmt:
+            return at
+    raise ValueError("statement not in its block")
 
 
 def _cleared(flag: str, test: ast.Assign) -> ast.stmt:
