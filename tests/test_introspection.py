@@ -1,4 +1,4 @@
-"""locals() and vars() in functions: no temporaries, no deleted variables; the builtins
+"""locals(), vars() and dir() in functions: no temporaries, no deleted variables; the builtins
 that read a namespace, called under another name in a module or class body."""
 
 import sys
@@ -53,6 +53,25 @@ LOCALS = {
             u = 1
             names = sorted(locals())
         r = C.names, "C" in locals()
+    """,
+    "dir_lists_the_functions_own_names": """
+        def f(a):
+            junk = [i for i in range(a)]
+            before = dir()
+            del junk
+            def g():
+                return a
+            return before, dir(), set(vars()) == set(dir()), dir(f)[:2]
+        class C:
+            def m(self):
+                return dir()
+        r = f(2), C().m()
+    """,
+    "shadowed_dir_is_called_as_it_is": """
+        dir = lambda: ["_us_kept"]
+        def f():
+            return dir()
+        r = f()
     """,
     "shadowed_locals_is_called_as_it_is": """
         def locals():

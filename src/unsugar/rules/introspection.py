@@ -12,17 +12,17 @@ from unsugar.trees import NAMESPACE_CALL_MARK
 
 
 def _reads_locals(node: ast.Call) -> bool:
-    """A call of ``locals`` or ``vars`` by that name (one in a module or class
-    body is ``namespace-callee``'s)."""
-    return isinstance(node.func, ast.Name) and node.func.id in ("locals", "vars") \
+    """A call of ``locals``, ``vars`` or ``dir`` by that name (one in a module
+    or class body is ``namespace-callee``'s)."""
+    return isinstance(node.func, ast.Name) and node.func.id in ("locals", "vars", "dir") \
         and not hasattr(node, NAMESPACE_CALL_MARK)
 
 
 @expr_rule(
     ast.Call,
     id="locals",
-    summary="locals() and vars() in a function leave out the compiler's temporaries and the "
-    "variables del has unbound",
+    summary="locals(), vars() and dir() in a function leave out the compiler's temporaries and "
+    "the variables del has unbound",
     before="def f(x):\n    del x\n    return locals()",
     after="def f(x):\n    x = _us_unbind_local(x, _us_s_x)\n    _us_t_1 = locals\n"
     "    return _us_visible_locals(_us_t_1(), _us_t_1, _us_s__us_)",

@@ -12,6 +12,7 @@ frame_of_caller = __import__("sys")._getframe
 unbound_marker = object()
 names_builtin_locals = locals
 names_builtin_vars = vars
+names_builtin_dir = dir
 
 
 def global_set(name, value):
@@ -30,13 +31,26 @@ def visible_locals(found, function, prefix):
     ``locals`` or ``vars``, without the compiler's temporaries (their names start
     with ``prefix``) and the variables ``del`` unbound (they hold the marker).
     The dict is changed in place: before 3.13 it is the frame's own, refreshed by
-    every call."""
+    every call. When ``function`` is ``dir``, the list of names without them
+    (the values are the caller's frame's)."""
+    if function is names_builtin_dir:
+        return visible_names(found, frame_of_caller(1).f_locals, prefix)
     if function is not names_builtin_locals and function is not names_builtin_vars:
         return found
     for name in list(found):
         if str.startswith(name, prefix) or dict.__getitem__(found, name) is unbound_marker:
             dict.__delitem__(found, name)
     return found
+
+
+def visible_names(names, values, prefix):
+    """``names`` (``dir()``'s sorted list) without the temporaries and the
+    variables ``del`` unbound (their ``values`` hold the marker)."""
+    shown = []
+    for name in names:
+        if not str.startswith(name, prefix) and values.get(name) is not unbound_marker:
+            list.append(shown, name)
+    return shown
 
 
 def global_value(name):
