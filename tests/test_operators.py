@@ -188,6 +188,22 @@ CASES = {
         x = L([1])
         x += Num(2, "n")
     """,
+    "wrapper_of_another_class_is_called_as_a_method": """
+        class A(int):  # bpo-37619: CPython calls the wrapper, which refuses an A
+            __add__ = str.__add__
+            __sub__ = float.__sub__
+            __mul__ = list.__mul__
+        class B:
+            __add__ = list.__add__
+        class L(list):
+            pass
+        for left, right in ((A(), A()), (A(), 1), (B(), B()), (L(), L()), (L(), [1]), (L(), 2)):
+            for f in (lambda x, y: x + y, lambda x, y: x - y, lambda x, y: x * y):
+                try:
+                    log.append(f(left, right))
+                except TypeError as e:
+                    log.append(str(e))
+    """,
     "inplace_message": """
         x = 1
         x **= "a"

@@ -308,15 +308,18 @@ def sequence_index(key):
 def slot_part(kind, name):
     """What special method ``name`` of ``kind`` gives a number slot: nothing
     (``operator_missing``, also for a sequence's wrapper), the C type whose wrapper
-    it is, or ``operator_generic`` (a Python-level method)."""
+    it is, or ``operator_generic`` (a Python-level method, or the wrapper of
+    a class ``kind`` does not derive from: ``__add__ = str.__add__`` in a
+    subclass of ``int``, which CPython calls as a method, to raise)."""
     method = special_lookup(kind, name)
     if method is operator_missing:
         return operator_missing
     if compare_is(type(method), operator_wrapper_type):
         if operator_str_eq(method.__name__, name):
-            if sequence_wrapper(method):
-                return operator_missing
-            return method.__objclass__
+            if operator_is_subtype(method.__objclass__, kind):  # (issubclass(kind, ...))
+                if sequence_wrapper(method):
+                    return operator_missing
+                return method.__objclass__
     return operator_generic
 
 
