@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import traceback
 import types
 from pathlib import Path
@@ -147,6 +148,41 @@ def assert_loaders(*args: str, env: dict[str, str]) -> str:
     assert lines[0] == expected[0] and lines[2:] == expected[2:]
     assert expected[1] == "SourceFileLoader SourceFileLoader"
     return result.stdout
+
+
+LOADER_OF = "import sys, {name}\nprint(type(sys.modules['{name}'].__loader__).__name__)\n"
+
+
+def test_a_library_inside_the_project_is_not_the_project(tmp_path: Path, env: dict[str, str]) -> None:
+    """A virtual environment kept in the project (its ``site-packages``) is not
+    the project, nor is the interpreter's library (pyenv's, under a home
+    directory that holds the script); ``--include`` still names them."""
+    library = tmp_path / ".venv" / "lib" / "python3" / "site-packages" / "vendored"
+    library.mkdir(parents=True)
+    (library / "__init__.py").write_text("VALUE = 1\n")
+    (tmp_path / "mine.py").write_text("VALUE = 2\n")
+    (tmp_path / "main.py").write_text(
+        f"import sys\nsys.path.append({str(library.parent)!r})\n"
+        + LOADER_OF.format(name="vendored") + LOADER_OF.format(name="mine"))
+    result = unsugar_run("main.py", env=env, cwd=tmp_path)
+    assert result.stdout.split() == ["SourceFileLoader", "DesugaringLoader"], result.stderr
+    result = unsugar_run("--include", "vendored", "main.py", env=env, cwd=tmp_path)
+    assert result.stdout.split() == ["DesugaringLoader", "DesugaringLoader"], result.stderr
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    code = (f"from unsugar import runner\nrunner.install([], paths=[{str(stdlib.parent)!r}])\n"
+            + LOADER_OF.format(name="colorsys"))
+    result = run([sys.executable, "-c", code], env, tmp_path)
+    assert result.stdout.split() == ["SourceFileLoader"], result.stderr
+
+
+def test_the_tools_own_imports_are_never_desugared(tmp_path: Path, env: dict[str, str]) -> None:
+    """What unsugar imports to read its cache and desugar (its compiler, and
+    the library modules that needs) stays as it is, even in scope: a program
+    in a directory that holds unsugar (a virtual environment in the project),
+    or with ``--include unsugar``, runs."""
+    (tmp_path / "hi.py").write_text("print('hi')\n")
+    result = unsugar_run("--include", "unsugar", "hi.py", env=env, cwd=tmp_path)
+    assert (result.stdout, result.returncode) == ("hi\n", 0), result.stderr
 
 
 def test_second_run_uses_the_cache(tmp_path: Path, env: dict[str, str]) -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -37,7 +38,7 @@ import signal
 import sys
 import threading
 import types
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
@@ -83,32 +84,48 @@ def _read_cache(key: str) -> types.CodeType | None:
 _busy = threading.local()
 
 
+@contextlib.contextmanager
+def _own_imports() -> Iterator[None]:
+    """While the block runs (in this thread), the finders leave imports alone:
+    what the tool imports to read its cache or desugar a module (its compiler,
+    and the standard library modules that imports) is never desugared, wherever
+    its file is."""
+    busy = getattr(_busy, "active", False)
+    _busy.active = True
+    try:
+        yield
+    finally:
+        _busy.active = busy
+
+
 def compile_source(data: bytes, path: str, options: Options = Options()) -> types.CodeType:
     """The code object of the desugared module ``data`` (the bytes of file ``path``).
 
     Errors are CPython's own (a :class:`SyntaxError` naming ``path``); a
     failure of unsugar itself is an :class:`ImportError` naming ``path``.
     """
-    key = cache_key(data, path, options) if options.cache else ""
-    if options.cache:
-        cached = _read_cache(key)
-        if cached is not None:
-            return cached
-    # the compiler is imported on the first miss of the cache, not at start-up
-    from unsugar.pipeline import with_headroom
+    with _own_imports():
+        key = cache_key(data, path, options) if options.cache else ""
+        if options.cache:
+            cached = _read_cache(key)
+            if cached is not None:
+                return cached
+        # the compiler is imported on the first miss of the cache, not at start-up
+        from unsugar.pipeline import with_headroom
 
-    code, files, prefix = with_headroom(lambda: _desugared_code(data, path, options))
-    code = _retarget(code, files, prefix)
-    if options.cache:
-        store.write(key, marshal.dumps(code))
-    return code
+        code, files, prefix = with_headroom(lambda: _desugared_code(data, path, options))
+        code = _retarget(code, files, prefix)
+        if options.cache:
+            store.write(key, marshal.dumps(code))
+        return code
 
 
 def _desugared_code(
     data: bytes, path: str, options: Options
 ) -> tuple[types.CodeType, dict[str, str], str]:
     """The code of ``data`` desugared, the runtime file of each inlined helper,
-    and the name prefix (run with the headroom the rewrite needs)."""
+    and the name prefix (run with the headroom the rewrite needs, on a thread
+    of its own: its imports are the tool's too)."""
     tree = ast.parse(data, path)
     try:
         compile(tree, path, "exec", dont_inherit=True)  # the errors CPython itself reports
@@ -116,30 +133,28 @@ def _desugared_code(
     except ValueError:  # a name NFKC makes None (``Ｎｏｎｅ``): no tree holds it, text does
         text = importlib.util.decode_source(data)
         compile(text, path, "exec", dont_inherit=True)
-    _busy.active = True  # the tool's own imports are not desugared
-    try:
-        from unsugar.names import choose_prefix, input_names
-        from unsugar.pipeline import desugar, desugar_tree
+    with _own_imports():
+        try:
+            from unsugar.names import choose_prefix, input_names
+            from unsugar.pipeline import desugar, desugar_tree
 
-        prefix = choose_prefix(input_names(tree))
-        if text is not None:  # (its lines are the output's)
-            text = desugar(text, filename=path, keep=options.keep, runtime=options.runtime,
-                           semantics=options.semantics)
-            return compile(text, path, "exec", dont_inherit=True), {}, prefix
-        module = desugar_tree(
-            tree, keep=options.keep, runtime=options.runtime, semantics=options.semantics
-        )
-        files = _place_runtime(module, prefix, options.semantics)
-        _repair_positions(module)
-        return compile(module, path, "exec", dont_inherit=True), files, prefix
-    except (ImportError, KeyboardInterrupt):
-        raise
-    except Exception as exc:
-        raise ImportError(
-            f"unsugar cannot desugar {path}: {type(exc).__name__}: {exc}", path=path
-        ) from exc
-    finally:
-        _busy.active = False
+            prefix = choose_prefix(input_names(tree))
+            if text is not None:  # (its lines are the output's)
+                text = desugar(text, filename=path, keep=options.keep, runtime=options.runtime,
+                               semantics=options.semantics)
+                return compile(text, path, "exec", dont_inherit=True), {}, prefix
+            module = desugar_tree(
+                tree, keep=options.keep, runtime=options.runtime, semantics=options.semantics
+            )
+            files = _place_runtime(module, prefix, options.semantics)
+            _repair_positions(module)
+            return compile(module, path, "exec", dont_inherit=True), files, prefix
+        except (ImportError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            raise ImportError(
+                f"unsugar cannot desugar {path}: {type(exc).__name__}: {exc}", path=path
+            ) from exc
 
 
 def _place_runtime(module: ast.Module, prefix: str, semantics: str) -> dict[str, str]:
@@ -223,12 +238,40 @@ def _within(name: str, roots: Iterable[str]) -> bool:
     return any(name == root or name.startswith(root + ".") for root in roots)
 
 
+#: directories of installed packages (a virtual environment's, the system's)
+INSTALLED_DIRECTORIES = frozenset({"site-packages", "dist-packages"})
+
+
+@functools.cache
+def _library_directories() -> tuple[str, ...]:
+    """The running interpreter's standard library and packages, as real paths
+    ending in a separator."""
+    with _own_imports():  # (once a module's file is under a project: not at start-up)
+        import sysconfig
+
+        paths = sysconfig.get_paths()
+    found = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    return tuple(sorted(os.path.join(os.path.realpath(path), "") for path in found))
+
+
+def installed_below(root: str, path: str) -> bool:
+    """Whether ``path``, a real path under directory ``root`` (ending in a
+    separator), is in a library inside ``root``: a ``site-packages`` or
+    ``dist-packages`` directory (a virtual environment kept in a project), or
+    the interpreter's own library (``~/.pyenv`` under a home directory)."""
+    if not INSTALLED_DIRECTORIES.isdisjoint(path[len(root):].split(os.sep)[:-1]):
+        return True
+    return any(library != root and library.startswith(root) and path.startswith(library)
+               for library in _library_directories())
+
+
 class DesugaringFinder(importlib.abc.MetaPathFinder):
     """Finds in-scope ``.py`` modules with the other finders and desugars them.
 
     A module is in scope when its name is, or is inside, an ``include`` name,
-    or its file is under one of ``paths``; and its name is not, nor is inside,
-    an ``exclude`` name, and its file is not ``excluded_file``.
+    or its file is under one of ``paths`` (but not in a library there:
+    :func:`installed_below`); and its name is not, nor is inside, an
+    ``exclude`` name, and its file is not ``excluded_file``.
     """
 
     def __init__(
@@ -248,7 +291,10 @@ class DesugaringFinder(importlib.abc.MetaPathFinder):
             return False
         if self.excluded_file is not None and self.excluded_file(origin):
             return False
-        return _within(fullname, self.include) or os.path.realpath(origin).startswith(self.paths)
+        if _within(fullname, self.include):
+            return True
+        path = os.path.realpath(origin)
+        return any(path.startswith(root) and not installed_below(root, path) for root in self.paths)
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None = None,
