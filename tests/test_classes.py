@@ -166,6 +166,13 @@ CLASS = {
         class D(C): pass
         class E(Base, bad=1): pass
     """,
+    "keywords_named_as_the_builders_parameters": """
+        class Base:
+            def __init_subclass__(cls, **kw):
+                super().__init_subclass__()
+                print("init_subclass", cls.__name__, sorted(kw.items()))
+        class C(Base, name="test", body=1, bases=2): pass
+    """,
     "set_name": """
         class Field:
             def __set_name__(self, owner, name):

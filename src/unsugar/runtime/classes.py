@@ -295,7 +295,7 @@ def class_metaclass(meta, bases):
     return winner
 
 
-def build_class(body, name, *bases, **keywords):
+def build_class(body, name, /, *bases, **keywords):
     """``builtins.__build_class__``; ``body(namespace)`` makes the class body,
     whose code runs with the namespace as its locals (``namespace_body``)."""
     original_bases = bases
