@@ -185,6 +185,30 @@ def test_the_tools_own_imports_are_never_desugared(tmp_path: Path, env: dict[str
     assert (result.stdout, result.returncode) == ("hi\n", 0), result.stderr
 
 
+IMPORTED_AFRESH = """
+import faulthandler, sys
+faulthandler.dump_traceback_later(60, exit=True)
+from unsugar import runner
+runner.load_compiler()
+name = sys.argv[1]
+for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+    del sys.modules[module]
+runner.install([name], cache=False)
+print(type(__import__(name).__loader__).__name__)
+"""
+
+
+@pytest.mark.parametrize("name", ["collections", "functools", "keyword", "contextlib", "enum"])
+def test_a_module_the_compiler_uses_imported_afresh(name: str, env: dict[str, str]) -> None:
+    """The rewrite runs on a thread of its own while the importing thread holds
+    the module's import lock: the compiler imports nothing lazily (3.12's
+    ``ast.walk`` imports ``collections``), or a module it uses, dropped from
+    ``sys.modules`` and imported desugared (as the conformance suite does),
+    would wait for itself."""
+    result = run([sys.executable, "-c", IMPORTED_AFRESH, name], env, SHOP)
+    assert (result.stdout, result.returncode) == ("DesugaringLoader\n", 0), result.stderr
+
+
 def test_second_run_uses_the_cache(tmp_path: Path, env: dict[str, str]) -> None:
     first = unsugar_run("main.py", "plum", env=env)
     files = sorted((tmp_path / "cache").glob("*.code"))

@@ -45,8 +45,8 @@ class RuntimeNames(NameAllocator):
     """Temporaries of the runtime: ``<prefix>rt<n>_<hint>``, never a user temporary's shape."""
 
     def temp(self, hint: str = "t") -> str:
-        self._counters["rt"] += 1
-        return f"{self.prefix}rt{self._counters['rt']}_{hint}"
+        count = self._counters["rt"] = self._counters.get("rt", 0) + 1
+        return f"{self.prefix}rt{count}_{hint}"
 
 
 @dataclasses.dataclass

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -85,14 +84,16 @@ class NameAllocator:
 
     def __init__(self, taken: set[str], prefix: str | None = None) -> None:
         self.prefix = prefix if prefix is not None else choose_prefix(taken)
-        self._counters: defaultdict[str, int] = defaultdict(int)
+        #: (a plain dict: the compiled runtime keeps a unit, pickled from the
+        #: rewrite's thread, which must import nothing a caller may be importing)
+        self._counters: dict[str, int] = {}
         #: every temporary handed out, in order (what a piece of lowering made)
         self.allocated: list[str] = []
 
     def temp(self, hint: str = "t") -> str:
         """A new temporary, ``<prefix><hint>_<n>``, unique in the module."""
-        self._counters[hint] += 1
-        name = f"{self.prefix}{hint}_{self._counters[hint]}"
+        count = self._counters[hint] = self._counters.get(hint, 0) + 1
+        name = f"{self.prefix}{hint}_{count}"
         self.allocated.append(name)
         return name
 

@@ -48,7 +48,7 @@ from unsugar.forms import ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 from unsugar.rules.coroutines import AITER_MADE, COROUTINE_MARK
-from unsugar.trees import children
+from unsugar.trees import children, walk
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
 
@@ -243,7 +243,7 @@ def lower_comprehension(node: Comprehension, cx: Lowerer, kind: str) -> ast.expr
         # its variables are hidden locals of the frame around, which an
         # exception leaving gives their outer values again: they are dropped
         fn.hidden_locals = sorted({cx.mangle(target.id) for generator in node.generators
-                                   for target in ast.walk(generator.target)
+                                   for target in walk(generator.target)
                                    if type(target) is ast.Name and type(target.ctx) is ast.Store})
         fn.shown_name = name
         fn.comprehension_frame = frame
