@@ -90,6 +90,9 @@ IMPORT = [
     # import a.b as c takes b through IMPORT_FROM, so it works in a circular import
     "import pkgx.circ_as_a as a\nprint(a.b.a is a, a.b.B)",
     "def f():\n    class C:\n        import pkgx.sub as s\n    return C.s.__name__\nprint(f())",
+    # the import runs from the importing frame: no helper's frame is in the traceback
+    "import traceback\ntry:\n    import pkgx.raising\nexcept ValueError as e:\n"
+    "    print([frame.name for frame in traceback.extract_tb(e.__traceback__)])",
 ]
 
 

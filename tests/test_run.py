@@ -175,6 +175,21 @@ def test_a_library_inside_the_project_is_not_the_project(tmp_path: Path, env: di
     assert result.stdout.split() == ["SourceFileLoader"], result.stderr
 
 
+def test_a_warning_of_a_module_imported_names_the_import(tmp_path: Path, env: dict[str, str]) -> None:
+    """A module left as it is (``pipes``) warns at its caller's line
+    (``stacklevel=2``) when imported: the import is called from the importing
+    frame, no runtime helper's, so the warning names the import."""
+    (tmp_path / "noisy.py").write_text(
+        "import warnings\nwarnings.warn('imported', DeprecationWarning, stacklevel=2)\n")
+    (tmp_path / "main.py").write_text(
+        "import os, warnings\nwarnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n    def f():\n        import noisy\n    f()\n"
+        "print([(os.path.basename(w.filename), w.lineno) for w in caught])\n")
+    out = assert_same_run(["main.py"], env, tmp_path, options=("--exclude", "noisy"))
+    assert out == "[('main.py', 6)]\n"
+
+
 def test_the_tools_own_imports_are_never_desugared(tmp_path: Path, env: dict[str, str]) -> None:
     """What unsugar imports to read its cache and desugar (its compiler, and
     the library modules that needs) stays as it is, even in scope: a program

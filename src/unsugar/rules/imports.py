@@ -5,7 +5,7 @@ as calls to the runtime (:mod:`unsugar.runtime.imports`), and every name is
 bound by a plain assignment, which the lowering routes to the right namespace
 (module, function, class body, ``global``)::
 
-    from .pkg import a, b as c    ->    _us_module_1 = _us_import_name("pkg", ("a", "b"), 1)
+    from .pkg import a, b as c    ->    _us_module_1 = _us_importer()("pkg", globals(), None, ("a", "b"), 1)
                                         a = _us_import_from(_us_module_1, "a")
                                         c = _us_import_from(_us_module_1, "b")
                                         _us_module_1 = None
@@ -30,11 +30,19 @@ def _fromlist(names: list[str], cx: Lowerer) -> ast.expr:
 
 
 def _import_name(module: str, fromlist: ast.expr, level: int, cx: Lowerer) -> ast.Call:
-    """``__import__`` gets the locals: a rewritten class body passes its namespace."""
-    args = [cx.string(cx.mangle(module)), fromlist, b.int_(level)]
-    if cx.scope.namespace is not None:
-        return b.call(cx.rt("import_name_in"), b.load(cx.scope.namespace.param), *args)
-    return b.call(cx.rt("import_name"), *args)
+    """``IMPORT_NAME``: ``__import__`` of the importing frame's builtins, called
+    from that frame (so a warning the imported module raises, or an error's
+    traceback, shows the import, not a helper) with its globals, and its locals:
+    ``None`` in a function, a rewritten body's namespace, else ``locals()``."""
+    scope = cx.scope
+    if scope.namespace is not None:
+        namespace: ast.expr = b.load(scope.namespace.param)
+    elif scope.kind == "function":
+        namespace = cx.none()
+    else:
+        namespace = b.call(cx.builtin("locals"))
+    return b.call(b.call(cx.rt("importer")), cx.string(cx.mangle(module)), b.call(cx.builtin("globals")),
+                  namespace, fromlist, b.int_(level))
 
 
 @stmt_rule(
@@ -43,8 +51,8 @@ def _import_name(module: str, fromlist: ast.expr, level: int, cx: Lowerer) -> as
     summary="import a.b binds the top package a; import a.b as c binds submodule b "
     "through IMPORT_FROM's lookup",
     before="import os.path\nimport os.path as p",
-    after="os = _us_import_name(_us_s_os_path, _us_none, 0)\n"
-    "p = _us_import_from(_us_import_name(_us_s_os_path, _us_none, 0), _us_s_path)",
+    after="os = _us_importer()(_us_s_os_path, _us_globals(), _us_none, _us_none, 0)\n"
+    "p = _us_import_from(_us_importer()(_us_s_os_path, _us_globals(), _us_none, _us_none, 0), _us_s_path)",
     reference="simple_stmts.html#the-import-statement",
 )
 def lower_import(node: ast.Import, cx: Lowerer) -> list[ast.stmt]:
@@ -66,7 +74,7 @@ def lower_import(node: ast.Import, cx: Lowerer) -> list[ast.stmt]:
     summary="from m import x imports m with fromlist ('x',) and takes x from it "
     "(or from sys.modules['m.x']); relative imports pass their level",
     before="from . import a, b as c",
-    after="_us_module_1 = _us_import_name(_us_s_, _us_tuple_of(_us_s_a, _us_s_b), 1)\n"
+    after="_us_module_1 = _us_importer()(_us_s_, _us_globals(), _us_none, _us_tuple_of(_us_s_a, _us_s_b), 1)\n"
     "a = _us_import_from(_us_module_1, _us_s_a)\nc = _us_import_from(_us_module_1, _us_s_b)\n"
     "_us_module_1 = _us_none",
     reference="simple_stmts.html#the-import-statement",
@@ -96,7 +104,7 @@ def lower_import_from(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
     summary="from m import * binds m.__all__, else every public name of m.__dict__, "
     "in the module's namespace",
     before="from m import *",
-    after="_us_import_star(_us_import_name(_us_s_m, _us_tuple_of(_us_s_star), 0))",
+    after="_us_import_star(_us_importer()(_us_s_m, _us_globals(), _us_none, _us_tuple_of(_us_s_star), 0))",
     reference="simple_stmts.html#the-import-statement",
     applies=lambda node: not is_future(node) and node.names[0].name == "*",
 )

@@ -1,9 +1,9 @@
 """Imports: CPython's ``IMPORT_NAME``, ``IMPORT_FROM`` and ``IMPORT_STAR`` as functions.
 
-``import_name`` looks ``__import__`` up in the builtins of the frame that
-imports, when it imports (so a replaced ``builtins.__import__`` is used), and
-passes that frame's globals and locals (``None`` in a function) as the eval
-loop does. ``import_from`` is ``getattr`` with the ``sys.modules`` fallback
+``importer`` looks ``__import__`` up in the builtins of the frame that
+imports, when it imports (so a replaced ``builtins.__import__`` is used); that
+frame calls it with its globals and locals (``None`` in a function) as the
+eval loop does. ``import_from`` is ``getattr`` with the ``sys.modules`` fallback
 for circular imports and CPython's ``ImportError`` messages. ``import_star``
 binds into the namespace of the module that imports.
 """
@@ -11,30 +11,16 @@ binds into the namespace of the module that imports.
 imports_sys = __import__("sys")
 imports_module_type = type(imports_sys)
 imports_missing = object()
-imports_optimized_flag = 1  # CO_OPTIMIZED: a function's frame has no locals mapping
 
 
-def import_name(name, fromlist, level):
-    """``import name`` / ``from name import fromlist``: the module ``__import__`` returns."""
-    frame = frame_of_caller(1)  # noqa: F821  (runtime/names.py)
-    namespace = None
-    if not int.__and__(frame.f_code.co_flags, imports_optimized_flag):
-        namespace = frame.f_locals
-    return import_call(frame.f_builtins, frame.f_globals, namespace, name, fromlist, level)
-
-
-def import_name_in(namespace, name, fromlist, level):
-    """``import_name`` in a rewritten class body, whose locals are ``namespace``."""
-    frame = frame_of_caller(1)  # noqa: F821  (runtime/names.py)
-    return import_call(frame.f_builtins, frame.f_globals, namespace, name, fromlist, level)
-
-
-def import_call(builtins, scope, namespace, name, fromlist, level):
-    """``builtins["__import__"](name, scope, namespace, fromlist, level)``."""
-    function = dict.get(builtins, "__import__", imports_missing)
+def importer():
+    """``__import__`` of the builtins of the frame that imports, looked up when it
+    imports; that frame calls it, so no helper stands between the import and
+    the module it runs."""
+    function = dict.get(frame_of_caller(1).f_builtins, "__import__", imports_missing)  # noqa: F821  (runtime/names.py)
     if function is imports_missing:
         raise ImportError("__import__ not found")
-    return function(name, scope, namespace, fromlist, level)
+    return function
 
 
 def import_from(module, name):
