@@ -144,9 +144,12 @@ def run(
         record["error"] = traceback.format_exc()
         record["duration"] = time.perf_counter() - start
         return record
-    # (a module a package makes and registers itself, typing.io on 3.11, was not imported)
+    # (a module a package makes and registers itself, typing.io on 3.11, was not
+    # imported; nor one it registers under a second name: collections.abc is
+    # _collections_abc on 3.13)
     loaders = {m: loader_name(module) for m, module in sys.modules.items()
-               if _within(m, desugared) and getattr(module, "__spec__", None) is not None}
+               if _within(m, desugared) and getattr(getattr(module, "__spec__", None), "name", m) == m
+               and getattr(module, "__spec__", None) is not None}
     record["loaders"] = loaders
     if mode == "desugared":
         plain = [m for m, kind in loaders.items() if not kind.startswith("unsugar.")]

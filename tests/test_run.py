@@ -190,6 +190,39 @@ def test_a_warning_of_a_module_imported_names_the_import(tmp_path: Path, env: di
     assert out == "[('main.py', 6)]\n"
 
 
+FOR_LOOP_RAISES = """\
+import traceback
+class Broken:
+    def __init__(self, where):
+        self.where = where
+    def __iter__(self):
+        if self.where == "iter":
+            raise ValueError
+        return self
+    def __next__(self):
+        raise KeyError
+def loop(where):
+    try:
+        for x in Broken(
+                where):
+            pass
+    except Exception as e:
+        return traceback.extract_tb(e.__traceback__)[0]
+for where in ("iter", "next"):
+    f = loop(where)
+    print(f.lineno, f.end_lineno, f.colno, f.end_colno)
+"""
+
+
+def test_an_error_of_a_for_loops_iteration_is_where_cpython_places_it(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """``iter()`` and ``next()`` stand where CPython places ``GET_ITER`` and
+    ``FOR_ITER``: the ``for`` statement before 3.13, its iterable from 3.13."""
+    (tmp_path / "loops.py").write_text(FOR_LOOP_RAISES)
+    assert_same_run(["loops.py"], env, tmp_path)
+
+
 def test_the_tools_own_imports_are_never_desugared(tmp_path: Path, env: dict[str, str]) -> None:
     """What unsugar imports to read its cache and desugar (its compiler, and
     the library modules that needs) stays as it is, even in scope: a program

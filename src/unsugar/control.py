@@ -666,7 +666,7 @@ class Flow:
 
         def fetch() -> None:
             item = b.call(self.unit.builtin("next"), b.load(node.iterator), self.unit.helper("loop_end"))
-            self.emit(_assign_at(node.item, item, node))
+            self.emit(_assign_at(node.item, item, getattr(node, "step_at", node)))
             if loop.stops or guarded:
                 self.emit(_assign_at(loop.flag, more(), node))
 

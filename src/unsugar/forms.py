@@ -20,6 +20,9 @@ class ForLoop(ast.stmt):
             BODY                    (starts by binding the target from ``item``)
             item = next(iterator, END); more = item is not END
         ELSE                        (unless the loop broke)
+
+    The ``next()`` calls stand at ``step_at``, if the rule set it (from 3.13
+    CPython places ``FOR_ITER`` at the iterable), else at the loop.
     """
 
     _fields = ("iterator", "item", "body", "orelse")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 
 from unsugar import builder as b
 from unsugar.forms import ForLoop
@@ -34,4 +35,7 @@ def lower_for(node: ast.For, cx: Lowerer) -> list[ast.stmt]:
     iterator, item = cx.temp("iter"), cx.temp("item")
     body = [b.assign_to(node.target, b.load(item)), b.assign(item, cx.none()), *node.body]
     loop = ForLoop(iterator=iterator, item=item, body=body, orelse=node.orelse)
-    return [b.assign(iterator, b.call(cx.builtin("iter"), node.iter)), b.copy_location(loop, node)]
+    # 3.13 places GET_ITER and FOR_ITER at the iterable, not the whole loop
+    loop.step_at = node.iter if sys.version_info >= (3, 13) else node
+    start = b.copy_location(b.assign(iterator, b.call(cx.builtin("iter"), node.iter)), loop.step_at)
+    return [start, b.copy_location(loop, node)]
