@@ -286,6 +286,29 @@ def test_a_module_that_runs_no_file_is_not_an_error(project: Path) -> None:
     assert "without being desugared" not in result.stdout
 
 
+#: registers a module of another package under a name in the package, as
+#: ``requests.packages`` registers ``urllib3`` as ``requests.packages.urllib3``
+REGISTERED = """
+import json
+import sys
+
+import mini.shapes
+
+
+def test_registered():
+    sys.modules["mini.vendored_json"] = json
+    assert sys.modules["mini.vendored_json"].dumps([1]) == "[1]"
+"""
+
+
+def test_a_module_registered_under_a_second_name_is_not_an_error(project: Path) -> None:
+    (project / "tests" / "test_registered.py").write_text(REGISTERED)
+    result = run_pytest(project, "tests/test_registered.py", "--unsugar")
+    assert result.returncode == 0, result.stdout
+    assert outcomes(result) == {"test_registered": "PASSED"}
+    assert "without being desugared" not in result.stdout
+
+
 #: runs ``mini/shapes.py`` again as ``mini.alias.shapes``, as toolz's ``tlz``
 #: package does (its modules take the ``__path__`` of toolz's)
 TWICE = """

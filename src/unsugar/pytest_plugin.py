@@ -408,12 +408,15 @@ class Desugaring:
         """The modules in scope, loaded from ``.py`` files but not test files, that were
         imported but not desugared: (name, file). A module whose spec has no location
         ran no file, whatever its ``__file__`` says (``toolz``'s ``tlz`` makes such
-        modules: each an alias of a ``toolz`` module, its names copied)."""
+        modules: each an alias of a ``toolz`` module, its names copied); one
+        registered under a second name is the module of its own name
+        (``requests.packages.urllib3`` is ``urllib3``)."""
         for name, module in list(sys.modules.items()):
             spec = getattr(module, "__spec__", None)
             file = spec.origin if getattr(spec, "has_location", False) else None
             if (
-                _within(name, self.plan.packages) and isinstance(file, str)
+                _within(name, self.plan.packages) and getattr(spec, "name", name) == name
+                and isinstance(file, str)
                 and file.endswith(".py") and not is_test_file(file, self.test_files)
                 and not isinstance(getattr(module, "__loader__", None), runner.DesugaringLoader)
                 and not self.plan.excludes(file)
