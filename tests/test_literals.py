@@ -14,6 +14,15 @@ STR = {
         e = ""
         print(a, e, len(e), sep="|")
     """,
+    "name_like_constants_are_interned": """
+        import operator, sys
+        def same(constant, *parts):
+            return operator.is_(constant, sys.intern("".join(parts)))
+        r = (same("ROUND_UP", "ROUND", "_UP"), same("_9", "_", "9"),
+             same("not a name", "not a", " name"), same("é", "é"),
+             same("name_made_of_chunks_because_it_is_longer_than_sixty_four_characters",
+                  "name_made_of_chunks_", "because_it_is_longer_than_sixty_four_characters"))
+    """,
     "non_ascii": """
         s = "héllo wörld ☃ 𝄞 日本"
         print(len(s), ascii(s))
@@ -219,10 +228,13 @@ def test_literals(rule, name):
 def test_a_long_literal_is_built_from_chunks_not_one_argument_per_item():
     from unsugar import desugar
 
-    out = desugar(f"s = {'ab' * 600!r}\nb = {b'ab' * 600!r}\nt = 'short'\n")
+    out = desugar(f"s = {'a-' * 600!r}\nb = {b'ab' * 600!r}\nt = 'sh-'\nn = {'ab' * 600!r}\nm = 'short'\n")
     assert re.search(r"_us_str_1 = _us_text_of\((0x[0-9a-f]+|\d+), 512, (0x[0-9a-f]+|\d+), 512, ", out)
     assert re.search(r"_us_bytes_1 = _us_octets_of\((0x[0-9a-f]+|\d+), 512, ", out)
-    assert "_us_text(115, 104, 111, 114, 116)" in out
+    assert "_us_text(115, 104, 45)" in out
+    # a name-like string is interned, as CPython interns such a constant
+    assert re.search(r"_us_str_3 = _us_intern\(_us_text_of\((0x[0-9a-f]+|\d+), 512, ", out)
+    assert "_us_name_text(115, 104, 111, 114, 116)" in out
 
 
 def test_a_folded_number_is_made_once_at_the_top():

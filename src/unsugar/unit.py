@@ -164,10 +164,22 @@ class Unit:
         """``name = text(104, 105)`` / ``octets(104, 105)`` (the items kept
         aside, :class:`Constant`), or for a long literal ``text_of(0x6869, 2)``
         / ``octets_of(0x6869, 2)`` (:func:`builder.chunks`)."""
+        interned = isinstance(value, str) and _all_name_chars(value)
         if len(value) <= b.LONG_LITERAL:
-            return Constant(name, ast.Call(self.helper(helper), [], []), value)
+            return Constant(name, ast.Call(self.helper("name_text" if interned else helper), [], []), value)
         data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
-        return Constant(name, b.call(self.helper(f"{helper}_of"), *b.chunks(data)))
+        made = b.call(self.helper(f"{helper}_of"), *b.chunks(data))
+        return Constant(name, b.call(self.helper("intern"), made) if interned else made)
+
+
+#: the characters of a string constant CPython interns (``all_name_chars``)
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _all_name_chars(value: str) -> bool:
+    """Whether CPython's compiler interns the constant ``value``: ASCII letters,
+    digits and underscores only."""
+    return _NAME_CHARS.issuperset(value)
 
 
 def opening_of(tree: ast.AST) -> list[ast.stmt]:

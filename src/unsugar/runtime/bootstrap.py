@@ -14,6 +14,15 @@ def text(*codes):
     return join(map(chr, codes))
 
 
+intern = getattr(__import__(text(115, 121, 115)), text(105, 110, 116, 101, 114, 110))
+
+
+def name_text(*codes):
+    """``text`` of a string of ASCII letters, digits and underscores, interned,
+    as CPython interns such constants (``"ROUND_UP" is sys.intern("ROUND_UP")``)."""
+    return intern(join(map(chr, codes)))
+
+
 def octets(*codes):
     """``octets(104, 105)`` is ``b"hi"``."""
     return bytes(codes)
