@@ -204,6 +204,16 @@ CASES = {
                 except TypeError as e:
                     log.append(str(e))
     """,
+    "print_shifted_hints_python_2s_syntax": """
+        import sys
+        for f in (lambda: print >> sys.stderr, lambda: len >> 1, lambda: print << 1):
+            try:
+                f()
+            except TypeError as e:
+                log.append(str(e))
+        x = print
+        x >>= 1
+    """,
     "inplace_message": """
         x = 1
         x **= "a"

@@ -533,12 +533,20 @@ def planned_operation(plans, full):
     return operation
 
 
+operator_builtin_function_type = type(len)
+
+
 def binary_error(symbol, left, right):
-    """``unsupported operand type(s) for +: 'int' and 'str'``."""
-    return TypeError(operator_str_format(
+    """``unsupported operand type(s) for +: 'int' and 'str'``; for ``print >> f``,
+    CPython's hint of Python 2's syntax."""
+    message = operator_str_format(
         "unsupported operand type(s) for {}: '{}' and '{}'",
         symbol, operator_name_of(left, 100), operator_name_of(right, 100),
-    ))
+    )
+    if operator_str_eq(symbol, ">>") and compare_is(type(left), operator_builtin_function_type):
+        if operator_str_eq(left.__name__, "print"):
+            message = str.__add__(message, '. Did you mean "print(<message>, file=<output_stream>)"?')
+    return TypeError(message)
 
 
 def number_operation(number_steps, symbol, sequence_steps, native, own_name):
