@@ -166,6 +166,20 @@ CLASS = {
         class D(C): pass
         class E(Base, bad=1): pass
     """,
+    "implicit_names_a_body_declares_go_where_it_says": """
+        def f():  # from 3.13: __firstlineno__ and __static_attributes__ are stores of the body
+            __firstlineno__ = __static_attributes__ = 0
+            class C:
+                nonlocal __firstlineno__, __static_attributes__
+                def m(self):
+                    self.a = 1
+            return "__firstlineno__" in vars(C), vars(C).get("__static_attributes__"), \\
+                __firstlineno__ > 0, __static_attributes__
+        class D:
+            def m(self):
+                self.z = self.y = 1
+        r = f(), vars(D).get("__static_attributes__"), "__firstlineno__" in vars(D)
+    """,
     "keywords_named_as_the_builders_parameters": """
         class Base:
             def __init_subclass__(cls, **kw):

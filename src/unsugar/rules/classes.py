@@ -70,6 +70,7 @@ class ClassBody:
     node: ast.ClassDef
     namespace: ClassNamespace
     head: list[ast.stmt]  # __module__, __qualname__, ...: before the prologue
+    ending: list[ast.stmt]  # __static_attributes__: after the body, lowered there
     tail: list[ast.stmt]  # core: after the body
 
     def lower(self, fn: ast.FunctionDef, cx: Lowerer) -> list[ast.stmt]:
@@ -81,6 +82,7 @@ class ClassBody:
         with cx.new_scope(scope):
             head = cx.block(self.head)
             body = cx.block(cx.with_prologue(fn.body))
+            ending = b.located(cx.block(self.ending), cls)
         namespace = self.namespace
         readers = [
             variable_reader(reader, name, name in namespace.unbindable, cx)
@@ -99,9 +101,9 @@ class ClassBody:
         if classdict is not None:  # read by annotation scopes
             head.insert(0, b.assign(classdict, b.load(self.namespace.param)))
             reader = cx.temp("classdictcell")
-            tail = [tail[0], b.function(reader, [], [b.ret(b.load(classdict))]), b.expr(b.call(
-                cx.rt("class_dict_cell"), b.load(self.namespace.param), b.load(reader))), *tail[1:]]
-        fn.body = b.located([*head, *body], cls) + tail
+            tail = [b.function(reader, [], [b.ret(b.load(classdict))]), b.expr(b.call(
+                cx.rt("class_dict_cell"), b.load(self.namespace.param), b.load(reader))), *tail]
+        fn.body = b.located([*head, *body], cls) + ending + tail
         rename = b.call(cx.rt("rename_function"), b.load(fn.name), cx.string(name),
                         cx.string(qualname))
         return [*b.located(readers, cls), fn, b.copy_location(b.expr(rename), cls)]
@@ -136,10 +138,12 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     namespace = ClassNamespace(cx.temp("ns"), getattr(node, FREE_MARK, set()))
     ns = b.load(namespace.param)
     first_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    declared = set().union(*declarations(node.body, name))
     head = [
         b.assign("__module__", b.load("__name__")),
         b.assign("__qualname__", ast.Constant(cx.qualname(name))),
-        b.expr(b.call(cx.rt("class_first_line"), ns, b.int_(first_line))),
+        _implicit_store("__firstlineno__", declared, b.call(cx.rt("class_first_line"), ns, b.int_(first_line)),
+                        b.int_(first_line)),
     ]
     if hasattr(node, TYPE_PARAMS):
         head.append(b.assign("__type_params__", b.load(getattr(node, TYPE_PARAMS))))
@@ -149,9 +153,13 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
     attributes, class_cell = _body_facts(node)
     namespace.synced_cells = synced_cells(node, class_cell)
-    tail: list[ast.stmt] = [b.expr(b.call(
-        cx.rt("class_static_attributes"), b.load(namespace.param), *map(cx.string, attributes)
-    ))]
+    names = [ast.Constant(attribute) for attribute in attributes]
+    ending = [_implicit_store(
+        "__static_attributes__", declared,
+        b.call(cx.rt("class_static_attributes"), b.load(namespace.param), *names),
+        b.call(cx.rt("tuple_of"), *names),
+    )]
+    tail: list[ast.stmt] = []
     if class_cell:
         reader = cx.temp("classcell")
         tail += [
@@ -159,7 +167,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
             b.expr(b.call(cx.rt("class_cell"), b.load(namespace.param), b.load(reader))),
         ]
     fn = b.function(cx.temp("body_" + (name.lstrip("_") or "C")), [namespace.param], body)
-    fn.class_body = ClassBody(node, namespace, head, b.located(tail, node))
+    fn.class_body = ClassBody(node, namespace, head, ending, b.located(tail, node))
     fn.in_namespace = True  # its code runs in the namespace (``run_in_namespace``)
     fn.class_cell = class_cell  # its variable ``__class__`` (bound there, never set)
     cx.unit.class_bodies.append(fn)
@@ -169,6 +177,16 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     for decorator in reversed(node.decorator_list):
         value = b.call(decorator, value)
     return [fn, b.assign(node.name, value)]
+
+
+def _implicit_store(name: str, declared: set[str], helper: ast.expr, value: ast.expr) -> ast.stmt:
+    """What the compiler stores in a class body from 3.13 (``__firstlineno__``,
+    ``__static_attributes__``): ``helper``, which stores it in the namespace on
+    3.13 and later; but where the body declares ``name`` global or nonlocal,
+    ``name = value`` in the body, which goes there, as CPython's store does."""
+    if name in declared and sys.version_info >= (3, 13):
+        return b.assign(name, value)
+    return b.expr(helper)
 
 
 #: For each rule, the nodes whose sugar, when the rule is kept, binds names
