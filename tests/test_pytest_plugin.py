@@ -277,15 +277,6 @@ def test_alias():
 """
 
 
-def test_a_module_that_runs_no_file_is_not_an_error(project: Path) -> None:
-    """A module another loader made, naming a file in scope but running none of it."""
-    (project / "tests" / "test_alias.py").write_text(ALIAS)
-    result = run_pytest(project, "tests/test_alias.py", "--unsugar")
-    assert result.returncode == 0, result.stdout
-    assert outcomes(result) == {"test_alias": "PASSED"}
-    assert "without being desugared" not in result.stdout
-
-
 #: registers a module of another package under a name in the package, as
 #: ``requests.packages`` registers ``urllib3`` as ``requests.packages.urllib3``
 REGISTERED = """
@@ -301,11 +292,14 @@ def test_registered():
 """
 
 
-def test_a_module_registered_under_a_second_name_is_not_an_error(project: Path) -> None:
-    (project / "tests" / "test_registered.py").write_text(REGISTERED)
-    result = run_pytest(project, "tests/test_registered.py", "--unsugar")
+@pytest.mark.parametrize(("name", "source"), [("alias", ALIAS), ("registered", REGISTERED)])
+def test_a_module_that_ran_no_file_in_scope_is_not_an_error(project: Path, name: str, source: str) -> None:
+    """A module another loader made, naming a file in scope but running none of
+    it (``alias``), or one registered under a second name (``registered``)."""
+    (project / "tests" / f"test_{name}.py").write_text(source)
+    result = run_pytest(project, f"tests/test_{name}.py", "--unsugar")
     assert result.returncode == 0, result.stdout
-    assert outcomes(result) == {"test_registered": "PASSED"}
+    assert outcomes(result) == {f"test_{name}": "PASSED"}
     assert "without being desugared" not in result.stdout
 
 
