@@ -26,6 +26,12 @@ def f(a=None, b=None, c=None):  # (a callee's *args tuple drops its items last f
 def watch(value):
     weakref.finalize(value, print, "finalized", value.n)
     return value
+def pair(tag):  # R(tag), R(tag + 1); closed when the loop's iterator dies
+    try:
+        yield R(tag)
+        yield R(tag + 1)
+    finally:
+        print("closed", tag)
 def caught_here():  # an exception whose traceback keeps the caller's frame alive (f_back)
     try:
         raise ValueError
@@ -258,24 +264,18 @@ SNIPPETS = {
     """,
     "nested_loops_left_by_an_exception": """
         import contextlib
-        def items(tag):
-            try:
-                yield R(tag)
-                yield R(tag + 1)
-            finally:
-                print("closed", tag)  # (the loop's iterator dies as the unwinding pops it)
         def in_try(kind):
             try:
-                for a in items(10):
-                    for b in items(20):
+                for a in pair(10):
+                    for b in pair(20):
                         for c in [R(30)]:
                             raise KeyError(kind)
             except KeyError:
                 print("caught", kind)
         def in_finally():
             try:
-                for a in items(40):
-                    for b in items(50):
+                for a in pair(40):
+                    for b in pair(50):
                         raise KeyError("finally")
             finally:
                 print("finally")
@@ -287,8 +287,8 @@ SNIPPETS = {
                 print("exit")
         def in_with():
             with cm():
-                for a in items(60):
-                    for b in items(70):
+                for a in pair(60):
+                    for b in pair(70):
                         1 // 0
         in_try("except")
         for run in (in_finally, in_with):
@@ -416,17 +416,11 @@ SNIPPETS = {
         error = error2 = None
     """,
     "return_from_inside_for_loops": """
-        def items(n):
-            try:
-                yield R(n)
-                yield R(n + 1)
-            finally:
-                print("closed", n)
         def search():
             global error
             error = caught_here()
-            for x in items(1):
-                for y in items(3):
+            for x in pair(1):
+                for y in pair(3):
                     return f(x, print("returning") or y)
         print("returned", search())
         error = None
