@@ -10,6 +10,13 @@ each one exactly one block: a ``for`` one ``while``, a ``with`` one ``try``.
 from __future__ import annotations
 
 import ast
+import sys
+
+#: From 3.13 CPython reports getting and stepping a loop's iterator
+#: (``GET_ITER``, ``FOR_ITER``) at the iterable (a traceback points there), a
+#: ``for`` statement's before at the whole loop, a comprehension's at the whole
+#: comprehension.
+AT_ITERABLE = sys.version_info >= (3, 13)
 
 
 class ForLoop(ast.stmt):

@@ -44,7 +44,7 @@ import ast
 import sys
 
 from unsugar import builder as b
-from unsugar.forms import ForLoop
+from unsugar.forms import AT_ITERABLE, ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 from unsugar.rules.coroutines import AITER_MADE, COROUTINE_MARK
@@ -54,10 +54,6 @@ Comprehension = ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
 
 #: From 3.12 list, set and dict comprehensions run inline (PEP 709).
 INLINED = sys.version_info >= (3, 12)
-
-#: From 3.13 stepping the first iterator is reported at the first iterable
-#: (a traceback points there), before at the whole comprehension.
-AT_ITERABLE = sys.version_info >= (3, 13)
 
 #: What builds the result: (builtin that makes it, method that adds to it).
 _BUILDERS = {

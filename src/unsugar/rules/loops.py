@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import ast
-import sys
 
 from unsugar import builder as b
-from unsugar.forms import ForLoop
+from unsugar.forms import AT_ITERABLE, ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
 
@@ -35,7 +34,6 @@ def lower_for(node: ast.For, cx: Lowerer) -> list[ast.stmt]:
     iterator, item = cx.temp("iter"), cx.temp("item")
     body = [b.assign_to(node.target, b.load(item)), b.assign(item, cx.none()), *node.body]
     loop = ForLoop(iterator=iterator, item=item, body=body, orelse=node.orelse)
-    # 3.13 places GET_ITER and FOR_ITER at the iterable, not the whole loop
-    loop.step_at = node.iter if sys.version_info >= (3, 13) else node
+    loop.step_at = node.iter if AT_ITERABLE else node
     start = b.copy_location(b.assign(iterator, b.call(cx.builtin("iter"), node.iter)), loop.step_at)
     return [start, b.copy_location(loop, node)]
