@@ -662,6 +662,31 @@ CLASS = {
             return x, C.y, C().h(), sorted(filter(lambda k: not k.startswith("__"), vars(C)))
         print(T().m(), g())
     """,
+    "nonlocal_never_used_in_class_body_is_a_free_variable_around": """
+        def outer():
+            b = 2
+            def f():
+                class K:
+                    nonlocal b
+                return sorted(locals())
+            def g():
+                class K:
+                    nonlocal b
+                    class L:
+                        nonlocal b
+                return sorted(locals())
+            def h():
+                class K:
+                    nonlocal b
+                    del b
+                return sorted(locals())
+            print(f(), g(), h())
+            try:
+                b
+            except NameError as e:
+                print(type(e).__name__, e)
+        outer()
+    """,
     "nested_class_body_reads_the_enclosing_class_cell": """
         class T:
             def m(self):

@@ -93,6 +93,11 @@ class ClassBody:
             readers.append(b.function(
                 writer, [value], [ast.Nonlocal(names=[name]), b.assign(name, b.load(value))]
             ))
+        # a variable declared ``nonlocal`` and never used is still a free variable
+        # of the functions around, as in CPython (their ``locals()`` show it):
+        # ``def _us_cell_1(): nonlocal x`` makes it one
+        for name in sorted(nonlocal_names - namespace.readers.keys() - namespace.writers.keys()):
+            readers.append(b.function(cx.temp("cell"), [], [ast.Nonlocal(names=[name])]))
         # the readers and writers of the closure variables are made where the
         # class is, the body def has no ``nonlocal``: its own ``__class__`` (the
         # cell of this class) must not hide an enclosing one
