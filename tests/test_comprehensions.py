@@ -399,6 +399,31 @@ CLASS = {
                 return [lambda: 0 for _ in 'a'][0]
         print(C.f.__qualname__, C().m().__qualname__)
     """,
+    # up to 3.11 and in a generator expression: the def's own frame with ``.0``; a
+    # comprehension inlined from 3.12 shows the frame around too (a module or
+    # class body's namespace only on 3.12)
+    "locals_vars_and_dir_inside": """
+        def names(found):
+            return sorted(k for k in found if not k.startswith('__'))[:8]
+        print("module", [names(locals()) for x in [1]], [[names(vars()) for y in [1]] for x in [1]])
+        class C:
+            z = 1
+            print("class", [names(locals()) for x in [1]], list(names(locals()) for x in [1]))
+        def f(a):
+            b = 2
+            def g():
+                return a
+            print([sorted(locals()) for x in [1]], {x: dir() for x in [1]}, [sorted(vars()) for x in [1]])
+            print(list([sorted(locals()) for y in [1]] for x in [1]))
+            print([list(sorted(locals()) for y in [1]) for x in [1]])
+            print([(lambda q: sorted(locals()))(1) for x in [1]])
+            del a
+            print([sorted(locals()) for x in [1] if (w := x)], w)
+            return [type(locals()[".0"]).__name__ for x in (1,)] if ".0" in [locals() for x in [1]][0] else "inlined"
+        def h(a):  # (3.13.0 crashes when the variable shadowed is a cell)
+            return [locals()["a"] for a in [9]], a, [locals() is locals() for x in [1]]
+        print(f(0), h(0))
+    """,
 }
 
 CASES = {

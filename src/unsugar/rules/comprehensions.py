@@ -28,9 +28,10 @@ Names: up to 3.11 the def is shown as ``<listcomp>``, ``<setcomp>``,
 ``<dictcomp>``; from 3.12 list, set and dict comprehensions are inlined
 (PEP 709), so the def takes the name of the code around it and what it
 defines is named as if defined there; a zero-argument ``super()`` inside gets
-the first argument of the function around. What still shows the def's frame
-there: a traceback lists that frame twice, and ``locals()`` or
-``sys._getframe()`` inside see the def's locals, not those of the code
+the first argument of the function around, and ``locals()``, ``vars()`` and
+``dir()`` inside show the variables around too (``rules/introspection.py``).
+What still shows the def's frame there: a traceback lists that frame twice,
+and ``sys._getframe()`` inside sees the def's locals, not those of the code
 around. A generator expression is ``<genexpr>`` on every version.
 An asynchronous list, set or dict comprehension (``async for``, ``await``
 inside) in a rewritten ``async def`` is a coroutine def whose call is

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import ast
+import sys
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.namespaces import ClassNamespace
 from unsugar.registry import expr_rule
+from unsugar.rules.coroutines import COROUTINE_MARK
 from unsugar.trees import NAMESPACE_CALL_MARK
+
+#: whether a comprehension inlined in a module or class body (3.12) shows its
+#: namespace too: from 3.13 it shows only its own variables
+INLINED_SHOWS_NAMESPACE = sys.version_info < (3, 13)
 
 
 def _reads_locals(node: ast.Call) -> bool:
@@ -30,12 +36,42 @@ def _reads_locals(node: ast.Call) -> bool:
     applies=_reads_locals,
 )
 def lower_locals(node: ast.Call, cx: Lowerer) -> ast.expr:
-    """Only when the name is the builtin's at run time: the helper checks."""
+    """Only when the name is the builtin's at run time: the helper checks. In
+    the def of a comprehension, it shows the variables of the frames CPython's
+    frame holds (:func:`_frames_shown`)."""
     if cx.scope.kind != "function" or node.args or node.keywords:
         return node
     function = cx.spill(node.func)
-    return b.call(cx.rt("visible_locals"), b.call(function), function,
-                  cx.string(cx.unit.names.prefix))
+    prefix = cx.string(cx.unit.names.prefix)
+    frames = _frames_shown(cx)
+    if frames is None:
+        return b.call(cx.rt("visible_locals"), b.call(function), function, prefix)
+    return b.call(cx.rt("comprehension_locals"), b.call(function), function, prefix,
+                  *map(cx.string, frames))
+
+
+def _frames_shown(cx: Lowerer) -> list[str] | None:
+    """In the def of a comprehension, what ``locals()`` shows, one item for each
+    frame from the outermost (``comprehension_locals``): the name of its
+    iterator argument, shown as ``.0``, or ``""``. Up to 3.11 and for a
+    generator expression, the def's own frame with its ``.0``; a list, set or
+    dict comprehension inlined from 3.12 shows the frame it runs in as well
+    (with its ``.0`` if that is a generator expression's; a module or class
+    body's namespace only on 3.12). None outside a comprehension."""
+    if getattr(cx.scope.node, "comprehension_frame", None) is None:
+        return None
+    frames: list[str] = []
+    for scope in reversed(cx.scopes):
+        node = scope.node
+        if scope.kind != "function":
+            if INLINED_SHOWS_NAMESPACE:
+                frames.append("")
+            break
+        inlined = hasattr(node, "hidden_locals") and not getattr(node, COROUTINE_MARK, False)
+        frames.append("" if inlined else getattr(node, "frame_locals", ("",))[0])
+        if not inlined:
+            break
+    return frames[::-1]
 
 
 def _may_read_namespace(node: ast.Call) -> bool:

@@ -53,6 +53,37 @@ def visible_names(names, values, prefix):
     return shown
 
 
+def comprehension_locals(found, function, prefix, *iterators):
+    """What ``function()`` returned in the def of a comprehension: when
+    ``function`` is ``locals``, ``vars`` or ``dir``, the variables of the
+    frames CPython's frame holds. ``iterators`` has one item for each frame
+    shown, from the outermost to the def's own (``frame_of_caller(1)``): the
+    name of the frame's iterator argument, shown as ``.0`` (that of a
+    generator expression, and of every comprehension up to 3.11), or ``""``.
+    The frames around are those a comprehension inlined from 3.12 runs in.
+    The dict of ``locals()`` is filled in place (before 3.13, the frame's own)."""
+    if function is not names_builtin_locals and function is not names_builtin_vars \
+            and function is not names_builtin_dir:
+        return found
+    shown = {}
+    depth = len(iterators)
+    for iterator in iterators:
+        values = frame_of_caller(depth).f_locals
+        depth = depth - 1
+        if iterator:
+            dict.__setitem__(shown, ".0", values[iterator])
+        for name in values:
+            if not str.startswith(name, prefix):
+                value = values[name]
+                if value is not unbound_marker:
+                    dict.__setitem__(shown, name, value)
+    if function is names_builtin_dir:
+        return sorted(shown)
+    dict.clear(found)
+    dict.update(found, shown)
+    return found
+
+
 def global_value(name):
     """A read of ``global name`` where an enclosing function binds ``name`` too."""
     return namespace_global_lookup(frame_of_caller(1), name)  # noqa: F821  (runtime/classes.py)
