@@ -1,9 +1,12 @@
 """Binary and unary operators: dispatch order, reflected methods, messages."""
 
+import importlib.util
+import subprocess
+import sys
 import textwrap
 
 import pytest
-from difftest import assert_same
+from difftest import assert_same, desugared
 
 LOG = """
 log = []
@@ -224,3 +227,19 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_operators(name: str) -> None:
     assert_same(LOG + textwrap.dedent(CASES[name]))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("_testbuffer") is None, reason="no _testbuffer")
+def test_a_c_type_never_readied() -> None:
+    """``_testbuffer`` makes instances of its ``ndarray`` with no ``PyType_Ready``
+    (before 3.13): the type's MRO is NULL until an attribute of it is read.
+    Each program runs in a fresh process, where nothing has readied it yet."""
+    source = textwrap.dedent("""
+        from _testbuffer import ndarray, ND_WRITABLE
+        a = ndarray([1, 2, 3], shape=[3], format="b", flags=ND_WRITABLE)
+        a[0] = 8
+        print(a[0], a[-1])
+    """)
+    runs = [subprocess.run([sys.executable, "-c", text], capture_output=True, text=True, check=False)
+            for text in (source, desugared(source))]
+    assert [(run.stdout, run.stderr) for run in runs] == [("8 3\n", "")] * 2

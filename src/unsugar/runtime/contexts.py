@@ -12,7 +12,10 @@ context_traceback_slot = BaseException.__traceback__
 
 def context_type_lookup(klass, name):
     """``_PyType_Lookup``: ``name`` in the namespaces of the MRO of ``klass``."""
-    for base in operator_mro_of(klass):  # noqa: F821  (runtime/operators.py)
+    mro = operator_mro_of(klass)  # noqa: F821  (runtime/operators.py)
+    if mro is None:
+        mro = operator_readied_mro(klass)  # noqa: F821
+    for base in mro:
         namespace = operator_dict_of(base)  # noqa: F821
         if name in namespace:
             return namespace[name]

@@ -143,9 +143,20 @@ def compare_is_not(left, right):
 operator_function_type = type(compare_is)
 
 
+def operator_readied_mro(kind):
+    """The MRO of a C type that no ``PyType_Ready`` made yet (``tp_mro`` is NULL:
+    ``_testbuffer`` adds its ``ndarray`` so, and makes instances of it): reading
+    an attribute of the type readies it, as ``type_getattro`` does first."""
+    type.__getattribute__(kind, "__name__")
+    return operator_mro_of(kind)
+
+
 def special_lookup(kind, name):
     """The attribute ``name`` of class ``kind``, from the dicts of its MRO (``_PyType_Lookup``)."""
-    classes = iter(operator_mro_of(kind))
+    mro = operator_mro_of(kind)
+    if mro is None:
+        mro = operator_readied_mro(kind)
+    classes = iter(mro)
     while 1:
         klass = next(classes, operator_missing)
         if klass is operator_missing:
