@@ -444,6 +444,24 @@ def test_stacklevel_of_a_warning_counts_the_frames_cpython_runs(semantics: str) 
     assert_same(WARNINGS, semantics=semantics)
 
 
+@pytest.mark.parametrize("loaded", ["pure Python", "_warnings again"])
+def test_stacklevel_counts_the_frames_cpython_runs_for_another_warnings(loaded: str) -> None:
+    """The same for the ``warn`` of another ``warnings``: the pure Python one
+    (what an implementation of the core without ``_warnings`` runs), and one of
+    a ``_warnings`` loaded again; not only the one loaded as the interpreter
+    started."""
+    from test.support.import_helper import import_fresh_module
+
+    blocked, fresh = (["_warnings"], []) if loaded == "pure Python" else ([], ["_warnings"])
+    module = import_fresh_module("warnings", blocked=blocked, fresh=fresh)
+    assert (type(module.warn).__name__ == "function") == (loaded == "pure Python")
+    saved = sys.modules["warnings"]
+    try:
+        assert_same(WARNINGS, setup=lambda: sys.modules.__setitem__("warnings", module))
+    finally:
+        sys.modules["warnings"] = saved
+
+
 @pytest.mark.parametrize("runtime", ["inline", "import"])
 def test_deprecation_on_import_is_shown_where_the_importer_is(tmp_path: Path, runtime: str) -> None:
     """A module that warns when imported, for its importer (``stacklevel=2``):

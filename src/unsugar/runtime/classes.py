@@ -65,12 +65,12 @@ def namespace_callee(namespace, function):
     """The callee of a call in a module or class body: the builtin that reads
     the caller's namespace, if it is one (under another name, as six's
     ``exec_``, or through an attribute), made to read ``namespace``;
-    ``warnings.warn``, made to count the frames CPython runs; anything else,
-    itself."""
+    ``warnings.warn``, made to count the frames CPython runs (also one that
+    ``warnings`` defines again, :func:`warn_callee`); anything else, itself."""
     kind = classes_reader_kind(id(function), 0)
     if kind:
         return namespace_special_callee(namespace, function, kind, 0, frame_of_caller(1).f_globals)  # noqa: F821
-    return function
+    return warn_callee(function)  # noqa: F821  (another warnings.warn: runtime/stacklevels.py)
 
 
 def namespace_callee_synced(namespace, function, cells):
@@ -83,7 +83,7 @@ def namespace_callee_synced(namespace, function, cells):
     kind = classes_reader_kind(id(function), 0)
     if kind:
         return namespace_special_callee(namespace, function, kind, cells, frame_of_caller(1).f_globals)  # noqa: F821
-    return function
+    return warn_callee(function)  # noqa: F821
 
 
 def namespace_special_callee(namespace, function, kind, cells, scope):

@@ -140,7 +140,8 @@ def compare_is_not(left, right):
     return True
 
 
-operator_function_type = type(compare_is)
+#: the type of a def (``compare_is`` is a builtin with native semantics: not that one)
+operator_function_type = type(operator_getter)
 
 
 def operator_readied_mro(kind):
