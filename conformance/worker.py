@@ -146,10 +146,11 @@ def run(
         return record
     # (a module a package makes and registers itself, typing.io on 3.11, was not
     # imported; nor one it registers under a second name: collections.abc is
-    # _collections_abc on 3.13)
+    # _collections_abc on 3.13; a namespace package, test.test_warnings.data,
+    # has no code to desugar)
     loaders = {m: loader_name(module) for m, module in sys.modules.items()
                if _within(m, desugared) and getattr(getattr(module, "__spec__", None), "name", m) == m
-               and getattr(module, "__spec__", None) is not None}
+               and getattr(module, "__spec__", None) is not None and not _namespace_package(module)}
     record["loaders"] = loaders
     if mode == "desugared":
         plain = [m for m, kind in loaders.items() if not kind.startswith("unsugar.")]
@@ -164,6 +165,12 @@ def run(
         record["sugar"] = sugar_left(
             [m for m, kind in loaders.items() if kind.startswith("unsugar.")])
     return record
+
+
+def _namespace_package(module: object) -> bool:
+    """A package of directories without ``__init__.py`` (PEP 420): no file, no code."""
+    spec = module.__spec__  # type: ignore[attr-defined]
+    return spec.origin is None and spec.submodule_search_locations is not None
 
 
 def sugar_left(modules: list[str]) -> dict[str, list[str]]:
