@@ -98,21 +98,23 @@ def parse_entry(name: str, table: object, rule_ids: frozenset[str] | None = None
 def _reasons(name: str, key: str, table: object) -> dict[str, str]:
     """A table of test ids of module ``name``, each with a reason, or with
     ``{reason = "...", until = "3.12"}`` for one that holds only on the
-    Pythons before ``until``: those that hold on the running one."""
+    Pythons before ``until`` (``since``: from ``since`` on): those that hold
+    on the running one."""
     if not isinstance(table, dict):
         raise ManifestError(f"[{name}.{key}] must be a table")
     reasons: dict[str, str] = {}
     for test_id, value in table.items():
         if not test_id.startswith(f"test.{name}."):
             raise ManifestError(f"[{name}.{key}] {test_id!r} is not a test of {name}")
-        reason, until = value, None
+        reason, since, until = value, None, None
         if isinstance(value, dict):
-            if set(value) - {"reason", "until"}:
-                raise ManifestError(f"[{name}.{key}] {test_id!r}: only reason and until may be given")
-            reason, until = value.get("reason"), _version(name, "until", value.get("until"))
+            if set(value) - {"reason", "since", "until"}:
+                raise ManifestError(f"[{name}.{key}] {test_id!r}: only reason, since and until may be given")
+            reason = value.get("reason")
+            since, until = (_version(name, bound, value.get(bound)) for bound in ("since", "until"))
         if not isinstance(reason, str) or not reason.strip():
             raise ManifestError(f"[{name}.{key}] {test_id!r} needs a reason")
-        if until is None or sys.version_info[:2] < until:
+        if (since is None or sys.version_info[:2] >= since) and (until is None or sys.version_info[:2] < until):
             reasons[test_id] = reason
     return reasons
 

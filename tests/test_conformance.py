@@ -102,17 +102,23 @@ def test_manifest_since():
     assert conformance.parse_entry("test_x", {"since": "3.12"}).since == (3, 12)
 
 
-def test_manifest_expected_failure_until_a_version():
-    """An expected failure with ``until`` holds only on the Pythons before it."""
+def test_manifest_expected_failure_until_or_since_a_version():
+    """An expected failure with ``until`` holds only on the Pythons before it;
+    with ``since``, only on it and those after."""
     table = {"expected_failures": {
         "test.test_x.C.test_old": {"reason": "deviation, older Pythons", "until": "3.12"},
+        "test.test_x.C.test_new": {"reason": "deviation, newer Pythons", "since": "3.12"},
+        "test.test_x.C.test_mid": {"reason": "deviation, one Python", "since": "3.12", "until": "3.13"},
         "test.test_x.C.test_all": "deviation",
     }}
     expected = conformance.parse_entry("test_x", table).expected_failures
     assert ("test.test_x.C.test_old" in expected) == (sys.version_info < (3, 12))
+    assert ("test.test_x.C.test_new" in expected) == (sys.version_info >= (3, 12))
+    assert ("test.test_x.C.test_mid" in expected) == (sys.version_info[:2] == (3, 12))
     assert expected["test.test_x.C.test_all"] == "deviation"
     for bad, message in [({"reason": "r", "until": 3.12}, "until must be a version string"),
-                         ({"reason": "r", "since": "3.12"}, "only reason and until"),
+                         ({"reason": "r", "since": "3"}, "since must be a version string"),
+                         ({"reason": "r", "after": "3.12"}, "only reason, since and until"),
                          ({"until": "3.12"}, "needs a reason")]:
         with pytest.raises(ManifestError, match=message):
             conformance.parse_entry("test_x", {"expected_failures": {"test.test_x.C.t": bad}})
