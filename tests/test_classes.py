@@ -435,6 +435,32 @@ CLASS = {
         print(C._C__m.__name__, C._C__m.__qualname__, C._C__m.__code__.co_name, C._C__m.__defaults__)
         print(C._C__m.__code__.co_varnames)
     """,
+    "mangled_def_in_a_method": """
+        import traceback
+        class C:
+            def m(self):
+                def __f():
+                    return 1
+                async def __a():
+                    pass
+                global __g
+                def __g():
+                    return 2
+                class __K:
+                    pass
+                def __h():
+                    raise ValueError("h")
+                try:
+                    __h()
+                except ValueError as e:
+                    names = [entry.name for entry in traceback.extract_tb(e.__traceback__)]
+                coroutine = __a()
+                coroutine.close()
+                return (__f(), __f.__name__, __f.__qualname__, __f.__code__.co_name, __a.__name__,
+                        __a.__qualname__, __g(), __g.__name__, __g.__qualname__, __K.__qualname__,
+                        "__h" in names, sorted(locals()))
+        print(C().m(), sorted(k for k in globals() if k.endswith("__g")))
+    """,
     "mangling_nonlocal": """
         class C:
             def f(self):

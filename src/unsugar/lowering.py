@@ -358,7 +358,8 @@ class Lowerer:
     def function_scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> Scope:
         """The scope of a function called ``name`` defined in the current scope."""
         outer = self.scope
-        qualname = name if outer.kind == "module" or name in outer.globals else outer.qualname + name
+        qualname = name if outer.kind == "module" or self.mangle(name) in outer.globals \
+            else outer.qualname + name
         # a comprehension's def sets the prefix of what it defines (no ``<locals>``)
         prefix = getattr(node, "inner_qualname", qualname + ".<locals>.")
         # an annotation scope of a generic class mangles as the class does
@@ -372,7 +373,7 @@ class Lowerer:
     def qualname(self, name: str) -> str:
         """The ``__qualname__`` of something called ``name`` defined here."""
         outer = self.scope
-        if outer.kind == "module" or name in outer.globals:
+        if outer.kind == "module" or self.mangle(name) in outer.globals:
             return name
         return outer.qualname + name
 
@@ -600,6 +601,8 @@ class Lowerer:
         with self.new_scope(self.function_scope(node, shown)):
             node.body = self.block(node.body) or [b.ret()]
         tail: list[ast.stmt] = []
+        if self.scope.kind == "function":  # binds the mangled name (``def __f`` in a method: ``_C__f``)
+            node.name = name
         if name in self.scope.globals and self.scope.kind != "module" and not self.keeps("global"):
             node.name = self.temp(name)
             tail = self.block([b.assign_to(b.store(name), b.load(node.name))])
