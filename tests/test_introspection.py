@@ -216,3 +216,50 @@ def test_a_class_body_with_an_annotation_scope_read_as_locals(body: str) -> None
             x = "__classdict__" in vars() and vars()["__classdict__"] is vars()
         r = (C.names, C.x, sorted(C.__dict__))
     """)
+
+
+FUTURE_INHERITED = """
+    from __future__ import annotations
+    def shown(namespace, name):
+        return namespace[name].__annotations__
+    ns = {}
+    exec("def f(x: Undefined) -> Missing: pass", ns)
+    print("module", shown(ns, "f"), eval("  (lambda: 1)()"), eval(b"\\t2"))
+    run = exec
+    run(b"def g(y: Nope): pass", ns)
+    print("alias", shown(ns, "g"))
+    exec(compile("def h(z: Absent): pass", "<s>", "exec"), ns)
+    print("compiled", shown(ns, "h"))
+    exec(compile("def i(z: Absent): pass", "<s>", "exec", dont_inherit=True), ns)
+    try:
+        print(shown(ns, "i"))
+    except NameError as error:
+        print("not inherited", error)
+    class C:
+        exec("def j(w: Unknown): pass")
+        print("class", j.__annotations__)
+    def function():
+        exec("def k(v: Void): pass", ns)
+        return shown(ns, "k"), [eval("lambda u: 0", ns).__code__.co_flags & 0x1000000 for _ in "a"]
+    print("function", function(), (lambda: eval("1"))())
+"""
+
+
+def test_code_compiled_inherits_the_future_statements() -> None:
+    """``exec``, ``eval`` and ``compile`` of a string inherit the future flags of
+    the code that calls them (``from __future__ import annotations``), in a
+    module body, a class body and a function, called by name or not."""
+    assert_same(FUTURE_INHERITED)
+
+
+def test_the_future_code_flags_are_the_interpreters() -> None:
+    """``FUTURE_CODE_FLAGS`` (and the runtime's copy) are the flags that module
+    code compiled with every future statement carries."""
+    import __future__
+
+    from unsugar import linked_runtime
+    from unsugar.unit import FUTURE_CODE_FLAGS
+
+    statement = "from __future__ import " + ", ".join(__future__.all_feature_names)
+    flags = compile(statement, "<s>", "exec").co_flags
+    assert FUTURE_CODE_FLAGS == flags & ~0xFFFF == linked_runtime.classes_future_mask

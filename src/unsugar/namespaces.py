@@ -192,7 +192,10 @@ def module_runs(defs: list[str], namespace: str, unit: Unit) -> tuple[list[ast.s
     def attribute(name: str, attr: str) -> ast.Call:
         return b.call(unit.builtin("getattr"), b.load(name), unit.string(attr))
 
-    made = [b.assign(name, b.call(unit.helper("module_code"), b.load(name), b.load(namespace)))
+    # the flags of the future statements are given to the module's code (what it compiles inherits them)
+    helper, flags = ("module_code_future", [b.int_(unit.future_flags)]) if unit.future_flags \
+        else ("module_code", [])
+    made = [b.assign(name, b.call(unit.helper(helper), b.load(name), b.load(namespace), *flags))
             for name in defs]
     runs: list[ast.stmt] = [b.expr(b.call_with(
         unit.builtin("exec"),

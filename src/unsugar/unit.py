@@ -6,8 +6,11 @@ just those at the top of the output.
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
+import functools
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeGuard
@@ -17,6 +20,12 @@ from unsugar.names import NameAllocator, input_names
 
 #: ``"104, "`` for each octet, of which the items of most literals are written
 _ITEM_TEXT = [f"{octet}, " for octet in range(256)]
+
+
+#: the flags of future statements that a code object carries and that code it
+#: compiles inherits: ``CO_FUTURE_BARRY_AS_BDFL`` and ``CO_FUTURE_ANNOTATIONS``
+#: (the other features are the language's now: ``Python/future.c`` sets no flag)
+FUTURE_CODE_FLAGS = 0x1400000
 
 
 @dataclass
@@ -77,6 +86,8 @@ class Unit:
     #: the names of ``constants`` (bound once, at the top: never a temporary to release)
     constant_names: set[str] = field(default_factory=set)
     future_annotations: bool = False
+    #: the compiler flags of the module's future statements (what ``exec`` of a string inherits)
+    future_flags: int = 0
     #: the statements that must open the output, if kept: the module's
     #: docstring and its future statements
     opening: list[ast.stmt] = field(default_factory=list)
@@ -108,8 +119,10 @@ class Unit:
         taken = input_names(tree) if prefix is None else set()
         unit = cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
         unit.opening = opening_of(tree)
-        unit.future_annotations = any(alias.name == "annotations" for stmt in unit.opening
-                                      if is_future(stmt) for alias in stmt.names)
+        features = [alias.name for stmt in unit.opening if is_future(stmt) for alias in stmt.names]
+        unit.future_annotations = "annotations" in features
+        unit.future_flags = FUTURE_CODE_FLAGS & functools.reduce(
+            operator.or_, (getattr(__future__, name).compiler_flag for name in features), 0)
         return unit
 
     def helper(self, name: str) -> ast.Name:

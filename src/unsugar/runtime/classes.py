@@ -139,6 +139,11 @@ def namespace_call_in(scope, namespace, function, args, kwargs, cells):
             namespace_sync(namespace, cells)
             return sorted(mapping_keys(namespace))  # noqa: F821  (runtime/imports.py)
     count = len(args)
+    if operator_int_eq(kind, 3) and count:  # noqa: F821
+        source = classes_tuple_item(args, 0)
+        future = int.__and__(frame_of_caller(2).f_code.co_flags, classes_future_mask)  # noqa: F821
+        if future and (type(source) is str or type(source) is bytes):
+            args = (classes_compiled(function, source, future), *args[1:])
     if operator_int_eq(kind, 3) and count and classes_int_le(count, 3):  # noqa: F821
         mapping = classes_tuple_item(args, 1) if classes_int_le(2, count) else None
         local = classes_tuple_item(args, 2) if operator_int_eq(count, 3) else None  # noqa: F821
@@ -153,6 +158,20 @@ def namespace_call_in(scope, namespace, function, args, kwargs, cells):
                 local = namespace
             return function(classes_tuple_item(args, 0), scope, local, **rest)
     return function(*args, **kwargs)
+
+
+#: the code flags of the future statements, which code compiled in a frame
+#: inherits (``CO_FUTURE_BARRY_AS_BDFL``, ``CO_FUTURE_ANNOTATIONS``: ``unit.FUTURE_CODE_FLAGS``)
+classes_future_mask = 0x1400000
+
+
+def classes_compiled(function, source, future):
+    """``source`` compiled as ``function`` (``exec`` or ``eval``) called in the
+    module's code would compile it: with the ``future`` flags that code passes
+    on (``namespace_call_in`` runs it for a caller whose flags it reads)."""
+    if function is classes_builtin_eval:  # (eval strips leading spaces and tabs)
+        return compile(source.lstrip(" \t" if type(source) is str else b" \t"), "<string>", "eval", future)
+    return compile(source, "<string>", "exec", future)
 
 
 def namespace_global(name):

@@ -48,6 +48,29 @@ def module_code(holder, namespace):
     return namespace_body(holder, namespace, "<module>", "<module>")
 
 
+def module_code_future(holder, namespace, future):
+    """:func:`module_code` of a module with future statements: their flags,
+    ``future``, are given to all of its code, as CPython's compiler gives
+    them, so that what that code compiles (``exec`` or ``eval`` of a string,
+    ``compile``) inherits them (``annotations``)."""
+    run = namespace_body(holder, namespace, "<module>", "<module>")
+    setattr(run, "__code__", modules_flagged(run.__code__, future))  # noqa: B010
+    return run
+
+
+modules_code_type = type(module_code.__code__)
+
+
+def modules_flagged(code, flags):
+    """``code``, and the code of the functions and classes in its constants, with ``flags``."""
+    constants = []
+    for constant in code.co_consts:
+        if type(constant) is modules_code_type:
+            constant = modules_flagged(constant, flags)
+        list.append(constants, constant)
+    return code.replace(co_flags=int.__or__(code.co_flags, flags), co_consts=tuple(constants))
+
+
 def module_entry_dropped():
     """In the handler of the module def (or of a helper that stands for C
     code, ``warn_counted``, or that raises again what a frame caught,
