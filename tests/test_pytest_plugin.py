@@ -417,6 +417,9 @@ def test_the_cache_is_used(project: Path) -> None:
     (("--unsugar", "tests/test_mini.py"),
      "--unsugar=tests/test_mini.py: tests/test_mini.py is not a package name"),
     (("--unsugar", "tests"), "tests holds no module to desugar"),
+    # (paramiko's python_files is ``*``)
+    (("--unsugar=mini", "-o", "python_files=*"),
+     "every module of mini is a test file by pytest's python_files (*), which are never desugared"),
     (("--unsugar=nosuch",), "cannot find nosuch: not importable, nor in "),
     (("--unsugar-keep=for,nosuch", "--unsugar"), "--unsugar-keep: unknown rule(s): nosuch"),
 ])

@@ -352,6 +352,11 @@ class Desugaring:
             if found is None:
                 raise pytest.UsageError(f"unsugar: cannot find {name}: not importable, "
                                         f"nor in {base}")
+            if not found and name not in NOT_PACKAGES and module_files(name, base, ()):
+                raise pytest.UsageError(
+                    f"unsugar: every module of {name} is a test file by pytest's python_files "
+                    f"({' '.join(self.test_files)}), which are never desugared: narrow it "
+                    "(-o python_files=...)")
             if not found:
                 raise pytest.UsageError(
                     f"unsugar: {name} holds no module to desugar (to test a directory, "
