@@ -40,6 +40,7 @@ MODES = ("original", "desugared")
 GOOD = frozenset({"pass", "xfail"})
 DEFAULT_TIMEOUT = 600
 SUBSETS = ("ci",)
+SEMANTICS = ("python", "native")
 KEYS = {"ci", "desugar", "keep", "timeout", "expected_failures", "skip", "since"}
 
 
@@ -67,8 +68,12 @@ def _strings(name: str, key: str, value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
-def parse_entry(name: str, table: object, rule_ids: frozenset[str] | None = None) -> Entry:
-    """Validate one module's table; ``rule_ids`` (if given) are the ids ``keep`` may name."""
+def parse_entry(
+    name: str, table: object, rule_ids: frozenset[str] | None = None, semantics: str = "python"
+) -> Entry:
+    """Validate one module's table; ``rule_ids`` (if given) are the ids ``keep``
+    may name; the expected failures are those of the desugared modules'
+    ``semantics``."""
     if not name.startswith("test_") or not all(part.isidentifier() for part in name.split(".")):
         raise ManifestError(f"[{name}] is not the name of a test module (test_..., "
                             "or test_package.test_...)")
@@ -89,32 +94,38 @@ def parse_entry(name: str, table: object, rule_ids: frozenset[str] | None = None
         unknown = sorted(set(keep) - rule_ids)
         if unknown:
             raise ManifestError(f"[{name}] keep names unknown rule(s): {', '.join(unknown)}")
-    expected = _reasons(name, "expected_failures", table.get("expected_failures", {}))
-    skip = _reasons(name, "skip", table.get("skip", {}))
+    expected = _reasons(name, "expected_failures", table.get("expected_failures", {}), semantics)
+    skip = _reasons(name, "skip", table.get("skip", {}), semantics)
     since = _version(name, "since", table.get("since"))
     return Entry(name, ci, desugar, keep, float(timeout), expected, skip, since)
 
 
-def _reasons(name: str, key: str, table: object) -> dict[str, str]:
+def _reasons(name: str, key: str, table: object, semantics: str) -> dict[str, str]:
     """A table of test ids of module ``name``, each with a reason, or with
     ``{reason = "...", until = "3.12"}`` for one that holds only on the
-    Pythons before ``until`` (``since``: from ``since`` on): those that hold
-    on the running one."""
+    Pythons before ``until`` (``since``: from ``since`` on; ``semantics =
+    "python"``: only when the desugared modules have those semantics): those
+    that hold on the running one."""
     if not isinstance(table, dict):
         raise ManifestError(f"[{name}.{key}] must be a table")
     reasons: dict[str, str] = {}
     for test_id, value in table.items():
         if not test_id.startswith(f"test.{name}."):
             raise ManifestError(f"[{name}.{key}] {test_id!r} is not a test of {name}")
-        reason, since, until = value, None, None
+        reason, since, until, only = value, None, None, semantics
         if isinstance(value, dict):
-            if set(value) - {"reason", "since", "until"}:
-                raise ManifestError(f"[{name}.{key}] {test_id!r}: only reason, since and until may be given")
+            if set(value) - {"reason", "since", "until", "semantics"}:
+                raise ManifestError(
+                    f"[{name}.{key}] {test_id!r}: only reason, since, until and semantics may be given")
             reason = value.get("reason")
             since, until = (_version(name, bound, value.get(bound)) for bound in ("since", "until"))
+            only = value.get("semantics", semantics)
+            if only not in SEMANTICS:
+                raise ManifestError(f"[{name}.{key}] {test_id!r}: semantics must be one of {', '.join(SEMANTICS)}")
         if not isinstance(reason, str) or not reason.strip():
             raise ManifestError(f"[{name}.{key}] {test_id!r} needs a reason")
-        if (since is None or sys.version_info[:2] >= since) and (until is None or sys.version_info[:2] < until):
+        if (since is None or sys.version_info[:2] >= since) and (until is None or sys.version_info[:2] < until) \
+                and only == semantics:
             reasons[test_id] = reason
     return reasons
 
@@ -136,14 +147,15 @@ def known_rules() -> frozenset[str]:
 
 
 def load_manifest(
-    path: Path = MANIFEST, rule_ids: frozenset[str] | None = None
+    path: Path = MANIFEST, rule_ids: frozenset[str] | None = None, semantics: str = "python"
 ) -> dict[str, Entry]:
-    """Read and validate the manifest: module name -> entry, in file order."""
+    """Read and validate the manifest: module name -> entry, in file order,
+    with the expected failures of ``semantics``."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise ManifestError(f"{path}: {error}") from error
-    return {name: parse_entry(name, table, rule_ids) for name, table in data.items()}
+    return {name: parse_entry(name, table, rule_ids, semantics) for name, table in data.items()}
 
 
 @dataclass
@@ -399,11 +411,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     parser.add_argument("--jobs", type=int, default=2, help="processes at a time (default 2)")
     parser.add_argument("--timeout", type=float, help="seconds per run, overriding the manifest")
-    parser.add_argument("--semantics", choices=("python", "native"), default="python",
+    parser.add_argument("--semantics", choices=SEMANTICS, default="python",
                         help="how the desugared modules are desugared (default python)")
     args = parser.parse_args(argv)
     try:
-        manifest = load_manifest(args.manifest, known_rules())
+        manifest = load_manifest(args.manifest, known_rules(), args.semantics)
         entries = select(manifest, args.modules, args.subset)
     except ManifestError as error:
         print(f"conformance: {error}", file=sys.stderr)

@@ -118,10 +118,25 @@ def test_manifest_expected_failure_until_or_since_a_version():
     assert expected["test.test_x.C.test_all"] == "deviation"
     for bad, message in [({"reason": "r", "until": 3.12}, "until must be a version string"),
                          ({"reason": "r", "since": "3"}, "since must be a version string"),
-                         ({"reason": "r", "after": "3.12"}, "only reason, since and until"),
+                         ({"reason": "r", "after": "3.12"}, "only reason, since, until and semantics"),
+                         ({"reason": "r", "semantics": "exact"}, "semantics must be one of python, native"),
                          ({"until": "3.12"}, "needs a reason")]:
         with pytest.raises(ManifestError, match=message):
             conformance.parse_entry("test_x", {"expected_failures": {"test.test_x.C.t": bad}})
+
+
+def test_manifest_expected_failure_of_one_semantics():
+    """An expected failure with ``semantics = "python"`` holds only when the
+    modules are desugared with python semantics (a helper's frame that the
+    native operators do not add)."""
+    table = {"expected_failures": {
+        "test.test_x.C.test_frames": {"reason": "deviation: a helper's frame", "semantics": "python"},
+        "test.test_x.C.test_all": "deviation",
+    }}
+    python = conformance.parse_entry("test_x", table).expected_failures
+    native = conformance.parse_entry("test_x", table, semantics="native").expected_failures
+    assert set(python) == {"test.test_x.C.test_frames", "test.test_x.C.test_all"}
+    assert set(native) == {"test.test_x.C.test_all"}
 
 
 def test_manifest_file_errors(tmp_path):
