@@ -37,10 +37,22 @@ def visible_locals(found, function, prefix):
         return visible_names(found, frame_of_caller(1).f_locals, prefix)
     if function is not names_builtin_locals and function is not names_builtin_vars:
         return found
-    for name in list(found):
-        if str.startswith(name, prefix) or dict.__getitem__(found, name) is unbound_marker:
-            dict.__delitem__(found, name)
+    shown = {}
+    shown_locals(shown, found, prefix)
+    dict.clear(found)
+    dict.update(found, shown)
     return found
+
+
+def shown_locals(shown, values, prefix):
+    """Put in ``shown`` the variables of ``values`` (a frame's locals) that
+    ``locals()`` shows: not the compiler's temporaries (their names start with
+    ``prefix``), nor the variables ``del`` unbound (they hold the marker)."""
+    for name in values:
+        if not str.startswith(name, prefix):
+            value = values[name]
+            if value is not unbound_marker:
+                dict.__setitem__(shown, name, value)
 
 
 def visible_names(names, values, prefix):
@@ -72,11 +84,7 @@ def comprehension_locals(found, function, prefix, *iterators):
         depth = depth - 1
         if iterator:
             dict.__setitem__(shown, ".0", values[iterator])
-        for name in values:
-            if not str.startswith(name, prefix):
-                value = values[name]
-                if value is not unbound_marker:
-                    dict.__setitem__(shown, name, value)
+        shown_locals(shown, values, prefix)
     if function is names_builtin_dir:
         return sorted(shown)
     dict.clear(found)
