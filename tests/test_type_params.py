@@ -266,6 +266,32 @@ def test_type_parameter_defaults_are_lazy() -> None:
     """)
 
 
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="type parameter defaults are 3.13+")
+def test_a_starred_default_is_the_one_item_of_its_value() -> None:
+    """``*Ts = *X``: the default is the one item iterating ``X`` gives, taken
+    when first read (CPython's ``UNPACK_SEQUENCE 1``), with its errors."""
+    assert_same("""
+        class Items:
+            def __init__(self, *items):
+                self.items = items
+            def __iter__(self):
+                print("iter", self.items)
+                return iter(self.items)
+        def f[*Ts = *tuple[int, str]](): ...
+        class C[T, *Us = *Items("one")]: ...
+        type A[*Vs = *Items()] = tuple[*Vs]
+        type B[*Ws = *Items(1, 2)] = tuple[*Ws]
+        type D[*Xs = tuple[int]] = tuple[*Xs]
+        print(f.__type_params__[0].__default__, C.__type_params__[1].__default__)
+        print(D.__type_params__[0].__default__)
+        for alias in (A, B):
+            try:
+                alias.__type_params__[0].__default__
+            except ValueError as error:
+                print(type(error).__name__, error)
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

@@ -60,8 +60,21 @@ class _Scope:
         return b.copy_location(fn, self.node)
 
     def lazy(self, shown: str, value: ast.expr) -> tuple[ast.stmt, ast.Name]:
-        """A def returning ``value`` when called (a bound, a default, a value)."""
-        fn = self.define("lazy", shown, [b.ret(value)])
+        """A def returning ``value`` when called (a bound, a default, a value).
+        A starred default of a ``TypeVarTuple`` (``*Ts = *tuple[int, str]``) is
+        the one item of its value, as CPython's ``UNPACK_SEQUENCE 1`` takes it::
+
+            def _us_lazy_1():
+                (_us_item_2,) = tuple[int, str]
+                return _us_item_2
+        """
+        if type(value) is ast.Starred:
+            item = self.cx.temp("item")
+            body = [b.assign_to(ast.Tuple(elts=[b.store(item)], ctx=ast.Store()), value.value),
+                    b.ret(b.load(item))]
+        else:
+            body = [b.ret(value)]
+        fn = self.define("lazy", shown, b.located(body, value))
         return fn, b.load(fn.name)
 
     def make(self, intrinsic: str, *args: ast.expr) -> ast.expr:
