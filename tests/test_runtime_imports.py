@@ -113,17 +113,25 @@ def test_outputs_run_with_modules_blocked() -> None:
         assert_same(USES_HELPERS, setup=block, semantics="python")
 
 
-def test_native_semantics_needs_operator() -> None:
-    """``--semantics=native`` takes the operators from ``_operator``: blocked, the
-    output stops at its start with the import's error, before any user code."""
+def test_native_semantics_with_operator_blocked() -> None:
+    """``--semantics=native`` takes the operators from ``_operator``; where the
+    program blocked it (as ``import_fresh_module("operator", blocked=["_operator"])``
+    does, which then imports the pure Python ``operator``, desugared), they
+    come from a module made afresh from the interpreter's, which the block
+    still hides from the program."""
     out = desugar("print('started')\n", semantics="native")
     assert "native_operator" not in out  # an output without operators needs nothing
-    out = desugar("print('started', 1 + 1)\n", semantics="native")
+    source = textwrap.dedent("""
+        import sys
+        print('started', 1 + 1, [1, 2][0], 2 in [2], -True, sys.modules['_operator'])
+        try:
+            import _operator
+        except ImportError as error:
+            print(type(error).__name__, error)
+    """)
     with restored(("_operator",)):
-        block(("_operator",))
-        outcome = run(out)
-    assert outcome.stdout == ""
-    assert outcome.error is not None and outcome.error[0] == "ModuleNotFoundError"
+        assert_same(source, setup=lambda: block(("_operator",)), semantics="native")
+        assert sys.modules["_operator"] is None
 
 
 def test_deque_subscripts_with_collections_blocked() -> None:

@@ -9,7 +9,28 @@ frame for them. A helper whose arguments come in another order than the C
 function's takes one small frame (``compare_in``, ``subscript_store``).
 """
 
-native_operator = __import__("_operator")
+
+def native_builtin(name):
+    """The interpreter's module ``name`` (``_operator``). A program may block
+    it (``sys.modules[name] = None``, as ``test.support.import_fresh_module``
+    does to test the pure Python ``operator``): the operators the output calls
+    are the interpreter's all the same, from a module made as the importer of
+    builtin modules makes one, and not put in ``sys.modules``. (This runs
+    before the helpers of operators and handlers exist: calls and truth tests
+    only.)"""
+    modules = __import__("sys").modules
+    if dict.get(modules, name, modules):  # imported, or not yet: not blocked
+        return __import__(name)
+    importer = dict.__getitem__(modules, "_frozen_importlib").BuiltinImporter
+    spec = importer.find_spec(name)
+    if spec:
+        module = importer.create_module(spec)
+        importer.exec_module(module)
+        return module
+    return __import__(name)  # no builtin module of that name: the import's error
+
+
+native_operator = native_builtin("_operator")
 
 binary_add = native_operator.add
 binary_sub = native_operator.sub
