@@ -325,7 +325,7 @@ def test_native_semantics_runs_the_examples(example: Path, tmp_path: Path) -> No
     assert cli.main(["--semantics=native", str(example), "-o", str(out)]) == 0
     text = out.read_text()
     assert not check_source(text)
-    assert "_us_native_operator = _us___import__(_us_s__operator)" in text
+    assert "_us_native_operator = _us_native_builtin(_us_s__operator)" in text
     assert python(out).stdout == python(example).stdout != ""
 
 
