@@ -288,8 +288,9 @@ def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
     uses one has free variables where CPython's has none. Code compiled
     elsewhere becomes its ``__code__`` (``assign-code``), but the code of a
     desugared function that uses a helper it does not close over cannot: it
-    has no cell for it. Nor can a function be made from such code without
-    its closure."""
+    has no cell for it. A function made from such code without its closure
+    gets the helpers' cells where the call is written ``FunctionType(...)``
+    (``function-type-callee``), not through another name of the type."""
     original, rewritten = outputs("""
         import types
         def f(x):
@@ -302,13 +303,14 @@ def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
             print(f(2))
         except ValueError as error:
             print(type(error).__name__)
+        print(types.FunctionType(g.__code__, globals())(3))
         try:
-            print(types.FunctionType(g.__code__, globals())(3))
+            print(type(f)(g.__code__, globals())(4))
         except TypeError as error:
             print(type(error).__name__)
     """)
-    assert original == "()\n2\n3\n"
-    assert rewritten == "()\nValueError\nTypeError\n"
+    assert original == "()\n2\n3\n4\n"
+    assert rewritten == "()\nValueError\n3\nTypeError\n"
 
 
 def test_source_read_from_a_written_output_is_the_output(tmp_path) -> None:

@@ -550,3 +550,44 @@ def test_a_def_run_again_shares_its_renamed_code() -> None:
         print([f(1) for f in fs], fs[0].__code__ is fs[2].__code__, make().__code__ is make().__code__)
         print(fs[1].__qualname__, make().__qualname__, make().__code__.co_qualname)
     """)
+
+
+def test_function_type_callee() -> None:
+    """``FunctionType(f.__code__, globals)`` without a closure (pyquery's
+    aliases of its methods, alembic's lambdas run with other globals) makes a
+    function of a desugared function's code, whose free variables are the
+    runtime helpers: in a function, a module body and a class body, under
+    ``LambdaType`` too; code with a variable of its own still needs a closure."""
+    assert_same("""
+        import types
+        from types import FunctionType
+        class C:
+            def first(self, xs):
+                return [x.upper() for x in xs]
+            @staticmethod
+            def bump(a):
+                return a + 1
+            alias = types.FunctionType(first.__code__, globals(), "alias")
+        def lambdas(**values):
+            lam = lambda: f"{a!r} {b * 2}"
+            glb = dict(lam.__globals__)
+            glb.update(values)
+            return FunctionType(lam.__code__, glb)()
+        made = types.FunctionType(C.first.__code__, C.first.__globals__, "firstAlias", None, None)
+        print(made(None, "ab"), made.__name__, C.alias(None, "c"), C.alias.__qualname__)
+        print(lambdas(a=1, b=2), types.LambdaType(C.bump.__code__, {}, closure=None)(1))
+        def outer():
+            x = 1
+            def inner():
+                return x
+            try:
+                types.FunctionType(inner.__code__, {})
+            except TypeError as error:
+                print(type(error).__name__, error)
+            return types.FunctionType(inner.__code__, {}, "again", None, inner.__closure__)()
+        print(outer())
+        def FunctionType_(*args):
+            return args
+        FunctionType = FunctionType_
+        print(FunctionType(1, 2))
+    """)

@@ -315,3 +315,35 @@ def lower_future(node: ast.ImportFrom, cx: Lowerer) -> list[ast.stmt]:
         feature = b.call(cx.builtin("getattr"), module, ast.Constant(alias.name))
         out.append(b.assign(alias.asname or alias.name, feature))
     return out
+
+
+#: the names a call of the type of functions is written with (``types.FunctionType``)
+FUNCTION_TYPE_NAMES = frozenset({"FunctionType", "LambdaType"})
+
+
+def names_function_type(callee: ast.expr) -> bool:
+    """Whether ``callee`` is written ``FunctionType``, ``x.FunctionType`` or ``LambdaType``."""
+    name = callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", None)
+    return name in FUNCTION_TYPE_NAMES
+
+
+@expr_rule(
+    ast.Call,
+    id="function-type-callee",
+    summary="FunctionType(code, globals) of a desugared function's code, given no closure, "
+    "gets the cells of the runtime helpers the code reads",
+    before="alias = types.FunctionType(method.__code__, method.__globals__, 'alias')",
+    after="alias = _us_function_type_callee(_us_getattr(types, _us_s_FunctionType), _us_s__us_)"
+    "(...)",
+    reference="datamodel.html#user-defined-functions",
+    applies=lambda node: names_function_type(node.func),
+)
+def lower_function_type_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
+    """A desugared function closes over the runtime helpers it reads, where
+    CPython's has no free variables, so ``FunctionType(f.__code__, globals)``
+    without a closure would refuse its code (``arg 5 (closure) must be
+    tuple``): when the callee is the type of functions, the helper finds the
+    cells (``runtime/functions.py``, ``function_made``). In a module or class
+    body too: such a call is not ``namespace-callee``'s."""
+    node.func = b.call(cx.rt("function_type_callee"), node.func, cx.string(cx.unit.names.prefix))
+    return node

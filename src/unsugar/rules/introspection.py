@@ -10,6 +10,7 @@ from unsugar.lowering import Lowerer
 from unsugar.namespaces import ClassNamespace
 from unsugar.registry import expr_rule
 from unsugar.rules.coroutines import COROUTINE_MARK
+from unsugar.rules.functions import names_function_type
 from unsugar.trees import NAMESPACE_CALL_MARK
 
 #: whether a comprehension inlined in a module or class body (3.12) shows its
@@ -75,7 +76,9 @@ def _frames_shown(cx: Lowerer) -> list[str] | None:
 
 
 def _may_read_namespace(node: ast.Call) -> bool:
-    return hasattr(node, NAMESPACE_CALL_MARK)
+    """A call of a module or class body (a call of ``FunctionType`` is
+    ``function-type-callee``'s)."""
+    return hasattr(node, NAMESPACE_CALL_MARK) and not names_function_type(node.func)
 
 
 @expr_rule(

@@ -126,6 +126,88 @@ def code_set(value, obj, prefix):
     setattr(obj, "__code__", value)  # noqa: B010  (obj.__code__ = value would be code_set)
 
 
+def function_type_callee(function, prefix):
+    """The callee of a call written ``FunctionType(...)`` or ``types.LambdaType(...)``:
+    when it is the type of a function, one that gives code of a desugared
+    function the cells of the runtime helpers it reads (their names start
+    with ``prefix``), where no closure is given (pyquery and alembic make a
+    function of another's code and globals so). Anything else, itself."""
+    if function is not type(code_set):
+        return function
+
+    def made(*args, **kwargs):
+        return function_made(function, args, kwargs, prefix)
+    return made
+
+
+def function_made(function_type, args, kwargs, prefix):
+    """``function_type(*args, **kwargs)``; when its code reads only runtime
+    helpers as free variables and no closure is given, with a closure of the
+    helpers' cells (:func:`helper_cells`). Anything else is left to
+    ``function_type``, and to its errors."""
+    closure = None
+    if len(args) > 4:
+        closure = args[4]
+    closure = dict.get(kwargs, "closure", closure)
+    code = dict.get(kwargs, "code", None)
+    if args:
+        code = args[0]
+    globals_ = dict.get(kwargs, "globals", None)
+    if len(args) > 1:
+        globals_ = args[1]
+    if closure is None and type(code) is type(code_set.__code__) and type(globals_) is dict:
+        cells = helper_cells(code, globals_, prefix)
+        if cells is not None:
+            if len(args) > 4:
+                args = (*args[:4], cells, *args[5:])
+            else:
+                dict.__setitem__(kwargs, "closure", cells)
+    return function_type(*args, **kwargs)
+
+
+def helper_cells(code, namespace, prefix):
+    """The cells of the runtime helpers ``code`` reads (its free variables,
+    all named with ``prefix``), or None: the closure of a function of
+    ``namespace`` (or of a class there) made from ``code``, else the cells
+    its functions have under those names, else the closure of any function
+    made from ``code`` (through the garbage collector's referrers)."""
+    wanted = code.co_freevars
+    if not wanted:
+        return None
+    for name in wanted:
+        if not str.startswith(name, prefix):
+            return None
+    found = {}
+    for value in list(dict.values(namespace)):  # (their types looked at, no attribute read)
+        functions = [value]
+        if issubclass(type(value), type):
+            functions = list(dict.values(dict(type.__getattribute__(value, "__dict__"))))
+        for function in functions:
+            if type(function) is staticmethod or type(function) is classmethod:
+                function = function.__func__
+            if type(function) is type(code_set) and function.__closure__ is not None:
+                own = function.__code__
+                if own is code:
+                    return function.__closure__
+                for name, cell in zip(own.co_freevars, function.__closure__, strict=True):
+                    dict.setdefault(found, name, cell)
+    cells = []
+    for name in wanted:
+        if name not in found:
+            return made_from(code)
+        list.append(cells, found[name])
+    return tuple(cells)
+
+
+def made_from(code):
+    """The closure of a function made from ``code``, found among the objects
+    that refer to it; None if there is none."""
+    for referrer in __import__("gc").get_referrers(code):
+        if type(referrer) is type(code_set) and referrer.__code__ is code and referrer.__closure__ is not None:
+            return referrer.__closure__
+    return None
+
+
 def code_for_cells(code, cells, name, prefix):
     """``code`` whose free variables are as many as ``cells`` (the free
     variables of function ``name``), each helper's where ``cells`` has it; a
