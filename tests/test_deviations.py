@@ -290,7 +290,8 @@ def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
     desugared function that uses a helper it does not close over cannot: it
     has no cell for it. A function made from such code without its closure
     gets the helpers' cells where the call is written ``FunctionType(...)``
-    (``function-type-callee``), not through another name of the type."""
+    (``function-type-callee``), not through another name of the type; nor
+    can ``exec`` run such code."""
     original, rewritten = outputs("""
         import types
         def f(x):
@@ -308,9 +309,15 @@ def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
             print(type(f)(g.__code__, globals())(4))
         except TypeError as error:
             print(type(error).__name__)
+        def body():
+            print(len("five!"))
+        try:
+            exec(body.__code__)
+        except TypeError as error:
+            print(type(error).__name__)
     """)
-    assert original == "()\n2\n3\n4\n"
-    assert rewritten == "()\nValueError\n3\nTypeError\n"
+    assert original == "()\n2\n3\n4\n5\n"
+    assert rewritten == "()\nValueError\n3\nTypeError\nTypeError\n"
 
 
 def test_source_read_from_a_written_output_is_the_output(tmp_path) -> None:
