@@ -132,7 +132,7 @@ def function_type_callee(function, prefix):
     function the cells of the runtime helpers it reads (their names start
     with ``prefix``), where no closure is given (pyquery and alembic make a
     function of another's code and globals so). Anything else, itself."""
-    if function is not type(code_set):
+    if function is not operator_function_type:  # noqa: F821  (runtime/operators.py)
         return function
 
     def made(*args, **kwargs):
@@ -185,7 +185,7 @@ def helper_cells(code, namespace, prefix):
         for function in functions:
             if type(function) is staticmethod or type(function) is classmethod:
                 function = function.__func__
-            if type(function) is type(code_set) and function.__closure__ is not None:
+            if type(function) is operator_function_type and function.__closure__ is not None:  # noqa: F821
                 own = function.__code__
                 if own is code:
                     return function.__closure__
@@ -203,7 +203,8 @@ def made_from(code):
     """The closure of a function made from ``code``, found among the objects
     that refer to it; None if there is none."""
     for referrer in __import__("gc").get_referrers(code):
-        if type(referrer) is type(code_set) and referrer.__code__ is code and referrer.__closure__ is not None:
+        if type(referrer) is operator_function_type and referrer.__code__ is code \
+                and referrer.__closure__ is not None:  # noqa: F821
             return referrer.__closure__
     return None
 
