@@ -290,8 +290,9 @@ def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
     desugared function that uses a helper it does not close over cannot: it
     has no cell for it. A function made from such code without its closure
     gets the helpers' cells where the call is written ``FunctionType(...)``
-    (``function-type-callee``), not through another name of the type; nor
-    can ``exec`` run such code."""
+    (``function-type-callee``), and ``exec`` where it is written
+    ``exec(code)`` (``exec-callee``), not under other names; ``eval`` refuses
+    such code."""
     original, rewritten = outputs("""
         import types
         def f(x):
@@ -311,13 +312,19 @@ def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
             print(type(error).__name__)
         def body():
             print(len("five!"))
+        exec(body.__code__)
+        run = exec
         try:
-            exec(body.__code__)
+            run(body.__code__)
+        except TypeError as error:
+            print(type(error).__name__)
+        try:
+            print(eval(body.__code__))
         except TypeError as error:
             print(type(error).__name__)
     """)
-    assert original == "()\n2\n3\n4\n5\n"
-    assert rewritten == "()\nValueError\n3\nTypeError\nTypeError\n"
+    assert original == "()\n2\n3\n4\n5\n5\n5\nNone\n"
+    assert rewritten == "()\nValueError\n3\nTypeError\n5\nTypeError\nTypeError\n"
 
 
 def test_source_read_from_a_written_output_is_the_output(tmp_path) -> None:

@@ -263,3 +263,52 @@ def test_the_future_code_flags_are_the_interpreters() -> None:
     statement = "from __future__ import " + ", ".join(__future__.all_feature_names)
     flags = compile(statement, "<s>", "exec").co_flags
     assert FUTURE_CODE_FLAGS == flags & ~0xFFFF == linked_runtime.classes_future_mask
+
+
+def test_exec_callee() -> None:
+    """``exec(f.__code__, ...)`` runs a desugared function's code, whose free
+    variables are the runtime helpers (a pytest plugin's module made from a
+    function's code, deephaven's ``exec(func.__code__, fields)``): in a
+    function (with no mappings it still reads the caller's globals and
+    locals), a module body and a class body whose namespace syncs its cells;
+    a string, a user's ``exec`` and code with a variable of its own are left
+    to what they do."""
+    assert_same("""
+        def body():
+            made = [len(word) for word in ("one", "three")]
+            print("body", made, made[0] + made[1])
+        def module_of(function):
+            namespace = {}
+            exec(function.__code__, namespace)
+            return sorted(namespace)
+        print(module_of(body))
+        exec(body.__code__)
+        def inside(y):
+            def local():
+                print("local", sum([1, 2]) * 2)
+            exec(local.__code__)
+            exec(local.__code__, {}, {})
+            exec(local.__code__, globals=None, locals={})
+            exec("print('text', y + 1)")
+        inside(5)
+        class C:
+            exec(body.__code__)
+            def method(self):
+                return __class__
+        def outer():
+            x = 1
+            def inner():
+                return x
+            try:
+                exec(inner.__code__)
+            except TypeError as error:
+                print(type(error).__name__, error)
+            exec(inner.__code__, {}, closure=inner.__closure__)
+        outer()
+        def mine(*args, **kwargs):
+            print("mine", len(args), kwargs)
+        def shadowed():
+            exec = mine
+            exec(body.__code__, {})
+        shadowed()
+    """)

@@ -91,20 +91,66 @@ def _may_read_namespace(node: ast.Call) -> bool:
     after="exec_ = exec\n_us_namespace_callee(_us_namespace, exec_)(_us_str_1)",
     reference="executionmodel.html#naming-and-binding",
     applies=_may_read_namespace,
+    custom_order=True,
 )
 def lower_namespace_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
     """The calls of the input in a module or class body that becomes a function
     (the ``del`` analysis marks them); a function body's calls read its own
-    frame, as CPython's do."""
+    frame, as CPython's do. A call written ``exec(code, ...)`` is also given
+    the keywords of ``exec-callee`` (told before its callee is lowered: a
+    class body reads ``exec`` from its namespace)."""
+    runs_code = _runs_code(node)
+    cx.lower_children(node)
     namespace = cx.scope.namespace
     if namespace is None:  # a class body kept (a generic class's, with its rule kept)
         return node
+    if runs_code:
+        _give_exec_closure(node, cx)
     cells = namespace.synced_cells if isinstance(namespace, ClassNamespace) else 0
     if cells:  # the body's cells are synced into its namespace as it is read
         node.func = b.call(cx.rt("namespace_callee_synced"), b.load(namespace.param), node.func,
                            b.int_(cells))
     else:
         node.func = b.call(cx.rt("namespace_callee"), b.load(namespace.param), node.func)
+    return node
+
+
+def _runs_code(node: ast.Call) -> bool:
+    """A call written ``exec(code, ...)`` whose keywords may take a closure:
+    its first argument is not starred, and it has no ``closure=`` or ``**``."""
+    return isinstance(node.func, ast.Name) and node.func.id == "exec" and bool(node.args) \
+        and not isinstance(node.args[0], ast.Starred) \
+        and all(keyword.arg not in ("closure", None) for keyword in node.keywords)
+
+
+def _give_exec_closure(node: ast.Call, cx: Lowerer) -> None:
+    """``exec(code, ...)`` -> ``f = exec; c = code; f(c, ..., **_us_exec_closure(f, c, prefix))``."""
+    node.func = cx.spill(node.func)
+    node.args[0] = cx.spill(node.args[0])
+    closure = b.call(cx.rt("exec_closure"), node.func, node.args[0], cx.string(cx.unit.names.prefix))
+    node.keywords.append(ast.keyword(arg=None, value=closure))
+
+
+@expr_rule(
+    ast.Call,
+    id="exec-callee",
+    summary="exec(code) of a desugared function's code gets the cells of the runtime helpers the "
+    "code reads as its closure",
+    before="def run(function):\n    exec(function.__code__, {})",
+    after="def run(function):\n    _us_t_1 = exec\n    _us_t_2 = _us_getattr(function, _us_s___code__)\n"
+    "    _us_t_1(_us_t_2, {}, **_us_exec_closure(_us_t_1, _us_t_2, _us_s__us_))",
+    reference="executionmodel.html#interaction-with-dynamic-features",
+    applies=lambda node: _runs_code(node) and not hasattr(node, NAMESPACE_CALL_MARK),
+)
+def lower_exec_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
+    """A desugared function closes over the runtime helpers it reads, where
+    CPython's has no free variables, so ``exec(f.__code__, namespace)`` would
+    refuse its code (``code object requires a closure of exactly length
+    N``): when the callee is ``exec``, the helper gives the cells
+    (``runtime/functions.py``). The call stays in the caller's frame, whose
+    globals and locals ``exec`` reads when it is given none. In a module or
+    class body, ``namespace-callee`` adds the same keywords."""
+    _give_exec_closure(node, cx)
     return node
 
 

@@ -165,6 +165,20 @@ def function_made(function_type, args, kwargs, prefix):
     return function_type(*args, **kwargs)
 
 
+def exec_closure(function, code, prefix):
+    """The keywords a call ``exec(code, ...)`` is given besides its own: when
+    ``function`` is ``exec`` and ``code`` that of a desugared function, which
+    reads runtime helpers as free variables, ``closure=`` their cells
+    (:func:`helper_cells`, looked for in the caller's globals first), as
+    ``exec`` refuses such code without them; else none."""
+    if function is not classes_builtin_exec or type(code) is not type(code_set.__code__):  # noqa: F821
+        return {}
+    cells = helper_cells(code, frame_of_caller(1).f_globals, prefix)  # noqa: F821
+    if cells is None:
+        return {}
+    return {"closure": cells}
+
+
 def helper_cells(code, namespace, prefix):
     """The cells of the runtime helpers ``code`` reads (its free variables,
     all named with ``prefix``), or None: the closure of a function of
