@@ -292,6 +292,37 @@ def test_a_starred_default_is_the_one_item_of_its_value() -> None:
     """)
 
 
+def test_a_def_in_a_lazy_value_is_named_as_cpython_names_it() -> None:
+    """A lambda (or any def) in a bound, constraints or a default is named
+    after the annotation scope around it, ``<generic parameters of X>``: the
+    def of the value itself is skipped, as CPython skips an annotation scope.
+    One in an alias's value is named after the alias, ``X.<locals>``."""
+    default = "[R = note(lambda: 11)]" if sys.version_info >= (3, 13) else ""
+    assert_same(f"""
+        def note(x):
+            print(x.__qualname__, x.__code__.co_qualname)
+            return x
+        class D[T: note(lambda: 1)]:
+            pass
+        D.__type_params__[0].__bound__
+        def f[U: (note(lambda: 2), int)](): pass
+        f.__type_params__[0].__constraints__
+        type A[V: note(lambda: 3)] = note(lambda: 4)
+        A.__type_params__[0].__bound__
+        A.__value__
+        def g():
+            type B = note(lambda: 5)
+            class M[Q: note(lambda: 6)]:
+                pass
+            B.__value__
+            M.__type_params__[0].__bound__
+        g()
+        type G{default} = note(lambda: 12)
+        G.__type_params__ and G.__type_params__[0].__default__
+        G.__value__
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

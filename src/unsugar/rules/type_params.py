@@ -49,19 +49,22 @@ class _Scope:
         qualname = cx.qualname(shown)
         self.prefix = qualname[:len(qualname) - len(shown)]  # of what it defines
 
-    def define(self, hint: str, shown: str, body: list[ast.stmt]) -> ast.FunctionDef:
-        """A def of this annotation scope (or one nested in it), shown as ``shown``."""
+    def define(self, hint: str, shown: str, body: list[ast.stmt], inner: str | None = "") -> ast.FunctionDef:
+        """A def of this annotation scope (or one nested in it), shown as
+        ``shown``, whose own defs are named from ``inner`` (by default as if
+        the def were not there; None: as in any def, ``shown.<locals>.``)."""
         fn = b.function(self.cx.temp(hint), [], body)
         fn.shown_name = shown
-        fn.inner_qualname = self.prefix
+        if inner is not None:
+            fn.inner_qualname = self.prefix + inner
         fn.mangles_as = self.class_name
         if self.annotations is not None:
             fn.class_annotations = self.annotations
         return b.copy_location(fn, self.node)
 
-    def lazy(self, shown: str, value: ast.expr) -> tuple[ast.stmt, ast.Name]:
-        """A def returning ``value`` when called (a bound, a default, a value).
-        A starred default of a ``TypeVarTuple`` (``*Ts = *tuple[int, str]``) is
+    def lazy(self, shown: str, value: ast.expr, inner: str | None) -> tuple[ast.stmt, ast.Name]:
+        """A def returning ``value`` when called (a bound, a default, a value),
+        its own defs named from ``inner`` (:meth:`define`). A starred default of a ``TypeVarTuple`` (``*Ts = *tuple[int, str]``) is
         the one item of its value, as CPython's ``UNPACK_SEQUENCE 1`` takes it::
 
             def _us_lazy_1():
@@ -74,8 +77,15 @@ class _Scope:
                     b.ret(b.load(item))]
         else:
             body = [b.ret(value)]
-        fn = self.define("lazy", shown, b.located(body, value))
+        fn = self.define("lazy", shown, b.located(body, value), inner)
         return fn, b.load(fn.name)
+
+    def lazy_of_parameter(self, name: str, value: ast.expr) -> tuple[ast.stmt, ast.Name]:
+        """The lazy def of a bound, constraints or a default of parameter
+        ``name``. CPython names what it defines as if it were not there, but
+        not the annotation scope around it: a lambda there is
+        ``<generic parameters of X>.<lambda>``."""
+        return self.lazy(name, value, f"<generic parameters of {self.shown}>.")
 
     def make(self, intrinsic: str, *args: ast.expr) -> ast.expr:
         """Intrinsic ``intrinsic`` of ``args``."""
@@ -95,7 +105,7 @@ class _Scope:
         out: list[ast.stmt] = []
         bound = getattr(param, "bound", None)
         if isinstance(param, ast.TypeVar) and bound is not None:
-            fn, evaluate = self.lazy(name, bound)
+            fn, evaluate = self.lazy_of_parameter(name, bound)
             out.append(fn)
             intrinsic = "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS" if isinstance(bound, ast.Tuple) \
                 else "INTRINSIC_TYPEVAR_WITH_BOUND"
@@ -107,7 +117,7 @@ class _Scope:
         out.append(b.assign(name, made))
         default = getattr(param, "default_value", None)
         if default is not None:
-            fn, evaluate = self.lazy(name, default)
+            fn, evaluate = self.lazy_of_parameter(name, default)
             out += [fn, b.expr(self.make("INTRINSIC_SET_TYPEPARAM_DEFAULT", b.load(name), evaluate))]
         return b.located(out, param)
 
@@ -131,10 +141,12 @@ class _Scope:
     reference="simple_stmts.html#the-type-statement",
 )
 def lower_type_alias(node: ast.TypeAlias, cx: Lowerer) -> list[ast.stmt]:
-    """Without type parameters there is no annotation scope around the value's def."""
+    """Without type parameters there is no annotation scope around the value's
+    def. The value's def is a function of the alias's name, as CPython's: a
+    lambda in it is ``X.<locals>.<lambda>``."""
     alias = node.name.id
     scope = _Scope(node, alias, cx)
-    fn, evaluate = scope.lazy(alias, node.value)
+    fn, evaluate = scope.lazy(alias, node.value, None)
     names = scope.names() if node.type_params else cx.none()
     made = scope.make("INTRINSIC_TYPEALIAS", ast.Tuple(elts=[cx.string(alias), names, evaluate],
                                                        ctx=ast.Load()))
