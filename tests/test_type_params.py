@@ -323,6 +323,37 @@ def test_a_def_in_a_lazy_value_is_named_as_cpython_names_it() -> None:
     """)
 
 
+def test_global_in_a_generic_def_is_not_its_type_parameter() -> None:
+    """``global T`` in the body of ``def f[T]`` (or of a function in it) names
+    the module's ``T``: the parameter lives in the annotation scope around."""
+    assert_same("""
+        T = "module T"
+        def f[T]():
+            global T
+            return T
+        def g[U]():
+            def h():
+                global U
+                return U
+            return h()
+        U = "module U"
+        V = "module V"
+        class C[V]:
+            global V
+            seen = V
+            def m(self):
+                return V
+        def outer():
+            W = "outer W"
+            def k[W]():
+                global W
+                return W
+            return k()
+        W = "module W"
+        print(f(), g(), C.seen, C().m(), outer())
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

@@ -264,7 +264,7 @@ class _Analysis:
         if node.returns:
             todo.append(node.returns)
         scope.bound.add(node.name)
-        self.enter("function", scope, list(node.body)).bound.update(params)
+        self.enter("function", self._annotation_scope(node, scope), list(node.body)).bound.update(params)
 
     def lambda_(self, node: ast.Lambda, scope: _Scope, todo: list[ast.AST]) -> None:
         params = self._arguments(node.args, todo)
@@ -273,7 +273,19 @@ class _Analysis:
     def class_(self, node: ast.ClassDef, scope: _Scope, todo: list[ast.AST]) -> None:
         todo += [*node.decorator_list, *node.bases, *node.keywords]
         scope.bound.add(node.name)
-        self.enter("class", scope, list(node.body))
+        self.enter("class", self._annotation_scope(node, scope), list(node.body))
+
+    def _annotation_scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+                          scope: _Scope) -> _Scope:
+        """The scope a def or class is made in: for a generic one (3.12+), the
+        annotation scope around it, a function's that binds its type
+        parameters (``global T`` in ``def f[T]`` is not the parameter)."""
+        params = getattr(node, "type_params", None)
+        if not params:
+            return scope
+        around = self.enter("function", scope, [])
+        around.bound.update(param.name for param in params)
+        return around
 
     def comprehension(
         self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, scope: _Scope,
