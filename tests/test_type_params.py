@@ -354,6 +354,36 @@ def test_global_in_a_generic_def_is_not_its_type_parameter() -> None:
     """)
 
 
+def test_a_class_body_making_an_annotation_scope_has_a_classdict_cell() -> None:
+    """A class body that makes an annotation scope (a generic def or class, a
+    ``type`` statement) gives its metaclass ``__classdictcell__``, whatever
+    names the scope reads (none, only its parameters, or the class's); one
+    that makes none does not."""
+    assert_same("""
+        class Meta(type):
+            def __new__(meta, name, bases, namespace):
+                cell = namespace.get("__classdictcell__")
+                print(name, "__classdictcell__" in namespace, type(cell).__name__)
+                made = super().__new__(meta, name, bases, namespace)
+                if cell is not None:
+                    print(cell.cell_contents is made.__dict__)
+                return made
+        class Reads(metaclass=Meta):
+            type X = int
+        class OnlyParameters(metaclass=Meta):
+            def f[T](self) -> T: pass
+        class Nothing(metaclass=Meta):
+            type Y = 1
+        class Plain(metaclass=Meta):
+            def g(self): pass
+        class Outer(metaclass=Meta):
+            class Inner[T](metaclass=Meta):
+                pass
+            def method(self):
+                def generic[U](): pass
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

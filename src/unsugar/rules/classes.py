@@ -141,6 +141,8 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         return [node]
     name = shown_name(node)
     namespace = ClassNamespace(cx.temp("ns"), getattr(node, FREE_MARK, set()))
+    if makes_annotation_scope(node):
+        namespace.classdict = cx.temp("classdict")
     ns = b.load(namespace.param)
     first_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
     declared = set().union(*declarations(node.body, name))
@@ -408,12 +410,21 @@ def synced_cells(node: ast.ClassDef, class_cell: bool) -> int:
     if sys.version_info >= (3, 13):
         return 0
     cells = 1 if class_cell else 0
-    if sys.version_info >= (3, 12):
-        own, nested = _scope_walk(node.body)
-        if any(getattr(scope, "type_params", None) for scope in nested) \
-                or any(type(item).__name__ == "TypeAlias" for item in own):
-            cells |= 2
+    if makes_annotation_scope(node):
+        cells |= 2
     return cells
+
+
+def makes_annotation_scope(node: ast.ClassDef) -> bool:
+    """Whether the class body makes an annotation scope (3.12+: a generic def
+    or class, a type alias): CPython then gives the body a ``__classdict__``
+    cell, which the namespace holds as ``__classdictcell__``, whatever names
+    the annotation scopes read."""
+    if sys.version_info < (3, 12):
+        return False
+    own, nested = _scope_walk(node.body)
+    return any(getattr(scope, "type_params", None) for scope in nested) \
+        or any(type(item).__name__ == "TypeAlias" for item in own)
 
 
 def _class_level_scopes(nodes: list[ast.AST]) -> list[ast.AST]:
