@@ -384,6 +384,31 @@ def test_a_class_body_making_an_annotation_scope_has_a_classdict_cell() -> None:
     """)
 
 
+def test_a_parameter_a_nested_scope_reads_is_read_from_the_class_first() -> None:
+    """In a class, a type parameter that a scope inside its annotation scope
+    reads (a method, a bound, an alias's value) is a cell, which CPython reads
+    from the class's namespace first, as any free variable: a class variable
+    of the same name wins there. Read by nothing nested, it is the parameter;
+    ``__type_params__`` and a default are always the parameters."""
+    default = " = int" if sys.version_info >= (3, 13) else ""
+    assert_same(f"""
+        class C:
+            T = "class T"
+            type A[T] = list[T]
+            def f[T](self, x: T) -> T:
+                return T
+            def g[T](self, x: T) -> T:
+                return 1
+            class K[T, U: list[T]{default}](dict[str, T]):
+                def m(self):
+                    return T
+        print(C.A.__type_params__, C.A.__value__)
+        print(C.f.__type_params__, C.f.__annotations__, C().f(1))
+        print(C.g.__type_params__, C.g.__annotations__)
+        print(C.K.__type_params__, C.K.__type_params__[1].__bound__, C.K.__orig_bases__, C.K().m())
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

@@ -149,6 +149,11 @@ class ClassNamespace(Namespace):
         return b.expr(b.call(cx.rt("namespace_store"), b.load(self.param), cx.string(name), value))
 
 
+#: on a read of a type parameter that the type parameter rules make: the
+#: parameter itself, not a read of the class's namespace first
+PARAMETER_MARK = "unsugar_type_parameter"
+
+
 @dataclass
 class ClassAnnotations:
     """An annotation scope in a class body (PEP 695): a def whose own names
@@ -163,16 +168,23 @@ class ClassAnnotations:
 
     namespace: ClassNamespace
     own: frozenset[str]
+    #: the type parameters of ``own`` that CPython makes cells (a scope in the
+    #: annotation scope reads them, or this is such a scope: a bound, a
+    #: default, an alias's value), which it reads from the class's namespace
+    #: first, as any free variable: the rule's own reads of the parameters
+    #: carry ``PARAMETER_MARK``
+    cells: frozenset[str] = frozenset()
 
     def load(self, node: ast.Name, cx: Lowerer) -> ast.expr:
         name = cx.mangle(node.id)
-        if name.startswith(cx.unit.names.prefix) or name in self.own:
+        if name.startswith(cx.unit.names.prefix) or name in self.own and (
+                name not in self.cells or hasattr(node, PARAMETER_MARK)):
             node.id = name
             return node
         if self.namespace.classdict is None:
             self.namespace.classdict = cx.temp("classdict")
         namespace = b.load(self.namespace.classdict)
-        if name in self.namespace.free:
+        if name in self.namespace.free or name in self.cells:
             reader = cx.temp("free")
             cx.emit(variable_reader(reader, name, hasattr(node, UNBOUND_MARK), cx))
             return b.call(cx.rt("namespace_free"), namespace, cx.string(name), b.load(reader))

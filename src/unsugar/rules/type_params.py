@@ -18,7 +18,7 @@ import sys
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer, mangle
-from unsugar.namespaces import ClassAnnotations, ClassNamespace
+from unsugar.namespaces import PARAMETER_MARK, ClassAnnotations, ClassNamespace
 from unsugar.registry import stmt_rule
 from unsugar.rules.classes import TYPE_PARAMS
 from unsugar.rules.functions import docstring_of
@@ -41,11 +41,15 @@ class _Scope:
         self.class_name = node.name if isinstance(node, ast.ClassDef) else cx.scope.class_name
         names = frozenset(mangle(param.name, self.class_name) for param in node.type_params)
         outer = cx.scope.annotations
-        self.annotations = None
+        self.annotations = self.lazy_annotations = None
         if outer is not None:
-            self.annotations = ClassAnnotations(outer.namespace, outer.own | names)
+            own, cells, namespace = outer.own | names, outer.own, outer.namespace
         elif isinstance(cx.scope.namespace, ClassNamespace):
-            self.annotations = ClassAnnotations(cx.scope.namespace, names)
+            own, cells, namespace = names, frozenset(), cx.scope.namespace
+        if outer is not None or isinstance(cx.scope.namespace, ClassNamespace):
+            cells |= names & _read_in_nested_scopes(node, self.class_name)
+            self.annotations = ClassAnnotations(namespace, own, cells)
+            self.lazy_annotations = ClassAnnotations(namespace, own, own)
         qualname = cx.qualname(shown)
         self.prefix = qualname[:len(qualname) - len(shown)]  # of what it defines
 
@@ -58,8 +62,9 @@ class _Scope:
         if inner is not None:
             fn.inner_qualname = self.prefix + inner
         fn.mangles_as = self.class_name
-        if self.annotations is not None:
-            fn.class_annotations = self.annotations
+        annotations = self.annotations if hint != "lazy" else self.lazy_annotations
+        if annotations is not None:
+            fn.class_annotations = annotations
         return b.copy_location(fn, self.node)
 
     def lazy(self, shown: str, value: ast.expr, inner: str | None) -> tuple[ast.stmt, ast.Name]:
@@ -97,7 +102,7 @@ class _Scope:
 
     def names(self) -> ast.Tuple:
         """``(T, U, ...)``."""
-        return ast.Tuple(elts=[b.load(param.name) for param in self.node.type_params], ctx=ast.Load())
+        return ast.Tuple(elts=[_parameter(param.name) for param in self.node.type_params], ctx=ast.Load())
 
     def _parameter(self, param: ast.AST) -> list[ast.stmt]:
         """``T = ...``, its bound or constraints and its default evaluated lazily."""
@@ -118,13 +123,31 @@ class _Scope:
         default = getattr(param, "default_value", None)
         if default is not None:
             fn, evaluate = self.lazy_of_parameter(name, default)
-            out += [fn, b.expr(self.make("INTRINSIC_SET_TYPEPARAM_DEFAULT", b.load(name), evaluate))]
+            out += [fn, b.expr(self.make("INTRINSIC_SET_TYPEPARAM_DEFAULT", _parameter(name), evaluate))]
         return b.located(out, param)
 
     def call(self, body: list[ast.stmt]) -> tuple[ast.stmt, ast.expr]:
         """The annotation scope's def, running ``body``, and its call."""
         fn = self.define("typeparams", f"<generic parameters of {self.shown}>", body)
         return fn, b.call(b.load(fn.name))
+
+
+def _parameter(name: str) -> ast.Name:
+    """A read of type parameter ``name`` by the rule itself (the object made)."""
+    read = b.load(name)
+    setattr(read, PARAMETER_MARK, True)
+    return read
+
+
+def _read_in_nested_scopes(node: ast.AST, class_name: str | None) -> set[str]:
+    """The names read in the scopes nested in the annotation scope of ``node``:
+    the body of a def or class, an alias's value, the bounds and defaults."""
+    parts = [node.value] if isinstance(node, _ALIAS) else list(node.body)
+    for param in node.type_params:
+        parts += [part for part in (getattr(param, "bound", None), getattr(param, "default_value", None))
+                  if part is not None]
+    return {mangle(name.id, class_name) for part in parts for name in ast.walk(part)
+            if type(name) is ast.Name and type(name.ctx) is ast.Load}
 
 
 @stmt_rule(
