@@ -409,6 +409,21 @@ def test_a_parameter_a_nested_scope_reads_is_read_from_the_class_first() -> None
     """)
 
 
+def test_constraints_that_are_all_constants_are_a_bound() -> None:
+    """CPython's optimizer folds a tuple of constants into one constant, which
+    its compiler then takes for a bound: ``T: ("a", "b")`` has the bound
+    ``('a', 'b')`` and no constraints (3.12 and 3.13)."""
+    assert_same("""
+        def f[T: ("a", "b")](): pass
+        def g[T: ("a", -1, (2, 3))](): pass
+        def h[T: ("a", int)](): pass
+        type A[T: (1, 2)] = T
+        for made in (f, g, h, A):
+            T, = made.__type_params__
+            print(T.__bound__, T.__constraints__)
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ast
 import sys
+from functools import cache
+from typing import Any
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer, mangle
@@ -112,8 +114,8 @@ class _Scope:
         if isinstance(param, ast.TypeVar) and bound is not None:
             fn, evaluate = self.lazy_of_parameter(name, bound)
             out.append(fn)
-            intrinsic = "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS" if isinstance(bound, ast.Tuple) \
-                else "INTRINSIC_TYPEVAR_WITH_BOUND"
+            constraints = isinstance(bound, ast.Tuple) and not (_is_constant(bound) and _folds_constraints())
+            intrinsic = "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS" if constraints else "INTRINSIC_TYPEVAR_WITH_BOUND"
             made = self.make(intrinsic, cx.string(name), evaluate)
         elif isinstance(param, ast.TypeVar):
             made = self.make("INTRINSIC_TYPEVAR", cx.string(name))
@@ -130,6 +132,26 @@ class _Scope:
         """The annotation scope's def, running ``body``, and its call."""
         fn = self.define("typeparams", f"<generic parameters of {self.shown}>", body)
         return fn, b.call(b.load(fn.name))
+
+
+def _is_constant(node: ast.expr) -> bool:
+    """Whether CPython's optimizer makes ``node`` a constant: a literal, a
+    sign or ``~`` of one, a tuple of such."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd | ast.Invert):
+        return _is_constant(node.operand)
+    if isinstance(node, ast.Tuple):
+        return all(_is_constant(item) for item in node.elts)
+    return isinstance(node, ast.Constant)
+
+
+@cache
+def _folds_constraints() -> bool:
+    """Whether this interpreter takes constraints that are all constants
+    (``T: ("a", "b")``) for a bound, the tuple its optimizer folds them into:
+    3.12 and 3.13 do."""
+    namespace: dict[str, Any] = {}
+    exec(compile('def f[T: ("a", "b")](): pass', "<probe>", "exec"), namespace)
+    return namespace["f"].__type_params__[0].__bound__ is not None
 
 
 def _parameter(name: str) -> ast.Name:
