@@ -424,6 +424,31 @@ def test_constraints_that_are_all_constants_are_a_bound() -> None:
     """)
 
 
+def test_a_lazy_value_reads_a_deleted_variable_of_the_function_around() -> None:
+    """An alias's value, a bound and constraints are functions, called when
+    first read: one that reads a variable the function around has deleted
+    by then raises the ``NameError`` of a free variable."""
+    default = "type B[U = W] = U" if sys.version_info >= (3, 13) else "B = None"
+    assert_same(f"""
+        def make():
+            W = int
+            type A = W
+            def f[T: W](): pass
+            class K[V: (W, str)]: pass
+            {default}
+            del W
+            return A, f, K, B
+        A, f, K, B = make()
+        reads = [lambda: A.__value__, lambda: f.__type_params__[0].__bound__,
+                 lambda: K.__type_params__[0].__constraints__, lambda: B.__type_params__[0].__default__]
+        for read in reads:
+            try:
+                print(read())
+            except (NameError, AttributeError) as error:
+                print(type(error).__name__, error)
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

@@ -275,17 +275,26 @@ class _Analysis:
         scope.bound.add(node.name)
         self.enter("class", self._annotation_scope(node, scope), list(node.body))
 
-    def _annotation_scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
-                          scope: _Scope) -> _Scope:
-        """The scope a def or class is made in: for a generic one (3.12+), the
-        annotation scope around it, a function's that binds its type
+    def _annotation_scope(self, node: ast.AST, scope: _Scope) -> _Scope:
+        """The scope a def, class or alias is made in: for a generic one (3.12+),
+        the annotation scope around it, a function's that binds its type
         parameters (``global T`` in ``def f[T]`` is not the parameter)."""
         params = getattr(node, "type_params", None)
         if not params:
             return scope
         around = self.enter("function", scope, [])
         around.bound.update(param.name for param in params)
+        for param in params:  # a bound, constraints, a default: each a function's, called later
+            for value in (getattr(param, "bound", None), getattr(param, "default_value", None)):
+                if value is not None:
+                    self.enter("function", around, [value])
         return around
+
+    def type_alias(self, node: ast.AST, scope: _Scope, todo: list[ast.AST]) -> None:
+        """``type X[T] = value``: the value is a function's, called later, in
+        the annotation scope of the parameters."""
+        todo.append(node.name)
+        self.enter("function", self._annotation_scope(node, scope), [node.value])
 
     def comprehension(
         self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, scope: _Scope,
@@ -320,6 +329,7 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Analysis, Any, _Scope, list[ast.AST]],
     ast.AsyncFunctionDef: _Analysis.function,
     ast.Lambda: _Analysis.lambda_,
     ast.ClassDef: _Analysis.class_,
+    **({ast.TypeAlias: _Analysis.type_alias} if sys.version_info >= (3, 12) else {}),
     ast.ListComp: _Analysis.comprehension,
     ast.SetComp: _Analysis.comprehension,
     ast.DictComp: _Analysis.comprehension,
