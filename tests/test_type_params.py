@@ -449,6 +449,27 @@ def test_a_lazy_value_reads_a_deleted_variable_of_the_function_around() -> None:
     """)
 
 
+def test_private_names_in_a_generic_class_are_mangled_as_cpython_mangles_them() -> None:
+    """In the annotation scope of a generic class, 3.13 (and 3.12.4 on)
+    mangles only the type parameters' private names (``__T`` is ``_C__T``,
+    ``__q`` is read as written); 3.12.1 mangles every one (and, a fault of
+    its own, mangles the annotation scopes after the class as the class:
+    not followed, so ``f`` comes first). The class body mangles every one."""
+    assert_same("""
+        g = globals()
+        g["__q"] = "as written"
+        g["_C__q"] = "mangled"
+        def f[__U: __q](x: __q): pass
+        class C[__T: __q](dict[__T, __q]):
+            seen = __T
+            private = __q
+            def m(self) -> __T: pass
+        print(C.__type_params__, C.__type_params__[0].__bound__, C.__orig_bases__)
+        print(C.seen, C.private, C.m.__annotations__)
+        print(f.__type_params__[0].__bound__, f.__annotations__)
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"

@@ -103,6 +103,10 @@ class Scope:
     stable: frozenset[str] = frozenset()
     #: A function's variables that no nested scope binds (:func:`unshared_locals`), made when first asked
     unshared: frozenset[str] | None = None
+    #: The only private names mangled here, when not all are: in the
+    #: annotation scope of a generic class (3.13, and 3.12.4 on), its type
+    #: parameters', and in the scopes nested there
+    mangled: frozenset[str] | None = None
 
 
 def function_declarations(
@@ -299,7 +303,10 @@ class Lowerer:
         return self.unit.method(type_name, method)
 
     def mangle(self, name: str) -> str:
-        return mangle(name, self.scope.class_name)
+        scope = self.scope
+        if scope.mangled is not None and name not in scope.mangled:
+            return name
+        return mangle(name, scope.class_name)
 
     def emit(self, *stmts: ast.stmt) -> None:
         """Add already-lowered statements to the current prelude."""
@@ -368,6 +375,7 @@ class Lowerer:
         return Scope(
             "function", prefix, class_name, globals_, nonlocals, node,
             annotations=getattr(node, "class_annotations", None), stable=stable,
+            mangled=getattr(node, "mangled_names", outer.mangled),
         )
 
     def qualname(self, name: str) -> str:
@@ -700,7 +708,8 @@ class Lowerer:
         rule = self._expr_rule(node)
         if rule is None:
             if kind is ast.Name:
-                node.id = mangle(node.id, scope.class_name)
+                if scope.mangled is None or node.id in scope.mangled:
+                    node.id = mangle(node.id, scope.class_name)
                 return node
             if kind is ast.Constant:
                 return node

@@ -54,6 +54,8 @@ class _Scope:
             self.lazy_annotations = ClassAnnotations(namespace, own, own)
         qualname = cx.qualname(shown)
         self.prefix = qualname[:len(qualname) - len(shown)]  # of what it defines
+        self.mangled = frozenset(param.name for param in node.type_params) \
+            if isinstance(node, ast.ClassDef) and _mangles_only_parameters() else None
 
     def define(self, hint: str, shown: str, body: list[ast.stmt], inner: str | None = "") -> ast.FunctionDef:
         """A def of this annotation scope (or one nested in it), shown as
@@ -64,6 +66,8 @@ class _Scope:
         if inner is not None:
             fn.inner_qualname = self.prefix + inner
         fn.mangles_as = self.class_name
+        if self.mangled is not None:
+            fn.mangled_names = self.mangled
         annotations = self.annotations if hint != "lazy" else self.lazy_annotations
         if annotations is not None:
             fn.class_annotations = annotations
@@ -152,6 +156,17 @@ def _folds_constraints() -> bool:
     namespace: dict[str, Any] = {}
     exec(compile('def f[T: ("a", "b")](): pass', "<probe>", "exec"), namespace)
     return namespace["f"].__type_params__[0].__bound__ is not None
+
+
+@cache
+def _mangles_only_parameters() -> bool:
+    """Whether this interpreter mangles only the type parameters' private
+    names in the annotation scope of a generic class (``class C[__T: __q]``
+    reads ``__q`` as it is written), as 3.13 and 3.12.4 on do; 3.12.1
+    mangles them all."""
+    namespace: dict[str, Any] = {"__q": False, "_C__q": True}
+    exec(compile("class C[T: __q]: pass", "<probe>", "exec"), namespace)
+    return not namespace["C"].__type_params__[0].__bound__
 
 
 def _parameter(name: str) -> ast.Name:
