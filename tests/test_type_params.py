@@ -470,6 +470,20 @@ def test_private_names_in_a_generic_class_are_mangled_as_cpython_mangles_them() 
     """)
 
 
+def test_locals_in_an_alias_value_shows_its_own_variables() -> None:
+    """``locals()`` in an alias's value (a function's, outside a class) shows
+    the variables it reads from the function around, not the helpers it
+    closes over (a lambda there makes it close over some)."""
+    assert_same("""
+        type A = (sorted(locals()), lambda: 0)[0]
+        def f():
+            x = 1
+            type B = (sorted(locals()), lambda: x)[0]
+            return B.__value__
+        print(A.__value__, f())
+    """)
+
+
 def test_outputs_are_core() -> None:
     default = " = int" if sys.version_info >= (3, 13) else ""
     out = desugared(f"type Tree[T: int{default}] = list[Tree[T]] | T\n"
