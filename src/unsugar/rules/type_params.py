@@ -42,16 +42,16 @@ class _Scope:
         # a generic class's annotation scope mangles private names as the class does
         self.class_name = node.name if isinstance(node, ast.ClassDef) else cx.scope.class_name
         names = frozenset(mangle(param.name, self.class_name) for param in node.type_params)
-        outer = cx.scope.annotations
         self.annotations = self.lazy_annotations = None
-        if outer is not None:
-            own, cells, namespace = outer.own | names, outer.own, outer.namespace
-        elif isinstance(cx.scope.namespace, ClassNamespace):
-            own, cells, namespace = names, frozenset(), cx.scope.namespace
-        if outer is not None or isinstance(cx.scope.namespace, ClassNamespace):
-            cells |= names & _read_in_nested_scopes(node, self.class_name)
-            self.annotations = ClassAnnotations(namespace, own, cells)
-            self.lazy_annotations = ClassAnnotations(namespace, own, own)
+        outer = cx.scope.annotations
+        namespace = outer.namespace if outer is not None else cx.scope.namespace
+        if isinstance(namespace, ClassNamespace):  # in a class: its names are read first
+            around = outer.own if outer is not None else frozenset()
+            # cells: the parameters of the scopes around, and those a nested scope reads
+            cells = around | names & _read_in_nested_scopes(node, self.class_name)
+            self.annotations = ClassAnnotations(namespace, around | names, cells)
+            # (in a bound, a default or an alias's value, every parameter is free)
+            self.lazy_annotations = ClassAnnotations(namespace, around | names, around | names)
         qualname = cx.qualname(shown)
         self.prefix = qualname[:len(qualname) - len(shown)]  # of what it defines
         self.mangled = frozenset(param.name for param in node.type_params) \
@@ -75,8 +75,9 @@ class _Scope:
 
     def lazy(self, shown: str, value: ast.expr, inner: str | None) -> tuple[ast.stmt, ast.Name]:
         """A def returning ``value`` when called (a bound, a default, a value),
-        its own defs named from ``inner`` (:meth:`define`). A starred default of a ``TypeVarTuple`` (``*Ts = *tuple[int, str]``) is
-        the one item of its value, as CPython's ``UNPACK_SEQUENCE 1`` takes it::
+        its own defs named from ``inner`` (:meth:`define`). A starred default
+        of a ``TypeVarTuple`` (``*Ts = *tuple[int, str]``) is the one item of
+        its value, as CPython's ``UNPACK_SEQUENCE 1`` takes it::
 
             def _us_lazy_1():
                 (_us_item_2,) = tuple[int, str]
