@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from types import CodeType
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer, mangle
@@ -152,11 +153,10 @@ def _is_constant(node: ast.expr) -> bool:
 @cache
 def _folds_constraints() -> bool:
     """Whether this interpreter takes constraints that are all constants
-    (``T: ("a", "b")``) for a bound, the tuple its optimizer folds them into:
-    3.12 and 3.13 do."""
-    namespace: dict[str, Any] = {}
-    exec(compile('def f[T: ("a", "b")](): pass', "<probe>", "exec"), namespace)
-    return namespace["f"].__type_params__[0].__bound__ is not None
+    (``T: ("a", "b")``) for a bound, the tuple its optimizer folds them into
+    (3.12 and 3.13 do): read from the code it compiles for them."""
+    code = compile('def f[T: ("a", "b")](): pass', "<probe>", "exec")
+    return any(("a", "b") in inner.co_consts for inner in _codes(code))
 
 
 @cache
@@ -164,10 +164,18 @@ def _mangles_only_parameters() -> bool:
     """Whether this interpreter mangles only the type parameters' private
     names in the annotation scope of a generic class (``class C[__T: __q]``
     reads ``__q`` as it is written), as 3.13 and 3.12.4 on do; 3.12.1
-    mangles them all."""
-    namespace: dict[str, Any] = {"__q": False, "_C__q": True}
-    exec(compile("class C[T: __q]: pass", "<probe>", "exec"), namespace)
-    return not namespace["C"].__type_params__[0].__bound__
+    mangles them all. Read from the code it compiles (nothing is run: making
+    a generic class imports ``typing``)."""
+    code = compile("class C[T: __q]: pass", "<probe>", "exec")
+    return any("__q" in inner.co_names for inner in _codes(code))
+
+
+def _codes(code: CodeType) -> Iterator[CodeType]:
+    """``code`` and the code objects nested in it."""
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            yield from _codes(constant)
 
 
 def _parameter(name: str) -> ast.Name:
