@@ -240,6 +240,13 @@ NAMES_BOUND: dict[type, Callable[[Any], tuple[str, ...]]] = {
 _FIRST_LINE = ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)
 
 
+def lazy_values(param: ast.AST) -> list[ast.expr]:
+    """What a type parameter evaluates lazily, each in a scope of its own: its
+    bound (or constraints) and its default (3.13)."""
+    return [value for value in (getattr(param, "bound", None), getattr(param, "default_value", None))
+            if value is not None]
+
+
 def fix_locations(root: ast.AST, *, trust_located: bool = False) -> ast.AST:
     """``ast.fix_missing_locations``: a node without a position takes its parent's.
 

@@ -22,7 +22,14 @@ from unsugar.linker import BUILTIN_NAMES
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.assignments import subscript_key
-from unsugar.trees import GLOBAL_MARK, NAMES_BOUND, NAMESPACE_CALL_MARK, UNBOUND_MARK, children
+from unsugar.trees import (
+    GLOBAL_MARK,
+    NAMES_BOUND,
+    NAMESPACE_CALL_MARK,
+    UNBOUND_MARK,
+    children,
+    lazy_values,
+)
 
 _SEQUENCE = (ast.Tuple, ast.List)
 
@@ -285,9 +292,8 @@ class _Analysis:
         around = self.enter("function", scope, [])
         around.bound.update(param.name for param in params)
         for param in params:  # a bound, constraints, a default: each a function's, called later
-            for value in (getattr(param, "bound", None), getattr(param, "default_value", None)):
-                if value is not None:
-                    self.enter("function", around, [value])
+            for value in lazy_values(param):
+                self.enter("function", around, [value])
         return around
 
     def type_alias(self, node: ast.AST, scope: _Scope, todo: list[ast.AST]) -> None:

@@ -25,6 +25,7 @@ from unsugar.namespaces import PARAMETER_MARK, ClassAnnotations, ClassNamespace
 from unsugar.registry import stmt_rule
 from unsugar.rules.classes import TYPE_PARAMS
 from unsugar.rules.functions import docstring_of
+from unsugar.trees import lazy_values
 
 _MAKERS = {
     ast.ParamSpec: "INTRINSIC_PARAMSPEC",
@@ -190,8 +191,7 @@ def _read_in_nested_scopes(node: ast.AST, class_name: str | None) -> set[str]:
     the body of a def or class, an alias's value, the bounds and defaults."""
     parts = [node.value] if isinstance(node, _ALIAS) else list(node.body)
     for param in node.type_params:
-        parts += [part for part in (getattr(param, "bound", None), getattr(param, "default_value", None))
-                  if part is not None]
+        parts += lazy_values(param)
     return {mangle(name.id, class_name) for part in parts for name in ast.walk(part)
             if type(name) is ast.Name and type(name.ctx) is ast.Load}
 
