@@ -79,6 +79,11 @@ FUTURE = [
     "print(f.__annotations__)",
     "def f(a: 1_000, b: 0x1F, c: 1e10, d: 1j, e: ~x, f: (lambda: 0)()) -> a.b.c: pass\n"
     "print(f.__annotations__)",
+    # f-strings: ``f`` and the repr of the inside, specs as written (not ``ast.unparse``'s quoting)
+    "a: f\"{'s'}\"\nb: f\"{x:'>5}\"\nc: f'{x:\">5}'\nd: f\"{f'\t{i}'}\"\ne: f\"\"\"'\"{i}\"\"\"\n"
+    "g: f\"{'\u200b'}\"\nh: f\"{ {1: 2}[1]}{x!r:{'w'}>{n}}{y=:>3}a\\n{{}}\"\n"
+    "def f(p: f\"{x:'>5}\", q: f\"{f'\t{i}'}\", r: f\"{'\u200b'}\" f'{z!a}') -> f'{a and b or c}': pass\n"
+    "print(ascii(__annotations__))\nprint(ascii(f.__annotations__))",
 ]
 
 

@@ -15,6 +15,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import stmt_rule
+from unsugar.rules.functions import annotation_source
 from unsugar.trees import GLOBAL_MARK, UNBOUND_MARK, block_fields, copy_tree
 
 
@@ -282,7 +283,7 @@ def lower_annassign(node: ast.AnnAssign, cx: Lowerer) -> list[ast.stmt]:
     if cx.unit.future_annotations:
         if not node.simple:
             return out
-        annotation = ast.Constant(ast.unparse(annotation))
+        annotation = ast.Constant(annotation_source(annotation))
     if node.simple:
         record = ast.Subscript(
             value=b.load("__annotations__"), slice=ast.Constant(cx.mangle(target.id)),

@@ -25,7 +25,6 @@ from __future__ import annotations
 import __future__
 
 import ast
-import sys
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
@@ -197,9 +196,13 @@ def _annotation(value: ast.expr, cx: Lowerer) -> ast.expr:
 
 class _CompilerUnparser(ast._Unparser):  # type: ignore[name-defined,misc]
     """``ast.unparse`` as CPython's compiler writes annotations back under
-    ``from __future__ import annotations``: every operand of ``and``/``or``
-    at one precedence, a lone generator argument without extra parens, and
-    (from 3.12) an f-string as the ``repr`` of its inside."""
+    ``from __future__ import annotations`` (``Python/ast_unparse.c``): every
+    operand of ``and``/``or`` at one precedence, a lone generator argument
+    without extra parens, and an f-string as ``f`` and the ``repr`` of its
+    inside, its format specs written as they are: ``x: f"{v:'>5}"`` gives
+    the text ``f"{v:'>5}"`` (``ast.unparse`` quotes it otherwise, and 3.13's
+    escapes the quote in the spec).
+    """
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         operator = self.boolops[type(node.op).__name__]
@@ -224,13 +227,27 @@ class _CompilerUnparser(ast._Unparser):  # type: ignore[name-defined,misc]
         super().visit_Call(node)
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
-        if sys.version_info < (3, 12):
-            super().visit_JoinedStr(node)
-            return
-        with self.buffered() as buffer:  # from 3.12: the repr of the inside
-            for value in node.values:
-                self._write_fstring_inner(value)
-        self.write("f" + repr("".join(buffer)))
+        self.write("f" + repr(_fstring_body(node)))
+
+
+def _fstring_body(node: ast.JoinedStr) -> str:
+    """The inside of an f-string (or a whole format spec) as the compiler
+    writes it: braces of the text doubled, each field ``{expr!c:spec}``."""
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.FormattedValue):
+            inner = _CompilerUnparser()
+            inner.set_precedence(ast._Precedence.TEST.next(), value.value)  # type: ignore[attr-defined]
+            expression = inner.visit(value.value)
+            field = ("{ " if expression.startswith("{") else "{") + expression
+            if value.conversion != -1:
+                field += "!" + chr(value.conversion)
+            if isinstance(value.format_spec, ast.JoinedStr):
+                field += ":" + _fstring_body(value.format_spec)
+            parts.append(field + "}")
+        else:
+            parts.append(value.value.replace("{", "{{").replace("}", "}}"))
+    return "".join(parts)
 
 
 def annotation_source(node: ast.expr) -> str:
