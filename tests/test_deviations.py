@@ -283,6 +283,27 @@ def test_an_async_generator_awaiting_shows_no_ag_await() -> None:
     assert rewritten == "True\n"
 
 
+def test_locals_of_a_function_read_under_another_name_shows_the_temporaries() -> None:
+    """In a function, ``locals()``, ``vars()`` and ``dir()`` written so leave
+    the compiler's temporaries out (rule ``locals``). Called under another
+    name, or in a string given to ``eval``, they give what the frame holds,
+    as its ``f_locals`` does: looking at the callee of every call in every
+    function would cost each call a helper's frame."""
+    original, rewritten = outputs("""
+        names = locals
+        def f(a):
+            for i in range(1):
+                pass
+            return sorted(locals()), sorted(names()), sorted(eval("dir()"))
+        print(*f(1), sep="\\n")
+    """)
+    direct, aliased, evaluated = rewritten.splitlines()
+    assert original == "['a', 'i']\n" * 3
+    assert direct == "['a', 'i']"
+    for shown in (aliased, evaluated):
+        assert "'a', 'i'" in shown and "'_us_" in shown
+
+
 def test_a_function_closes_over_the_runtime_helpers_it_uses() -> None:
     """The runtime's helpers are locals of the module's def, so a function that
     uses one has free variables where CPython's has none. Code compiled
