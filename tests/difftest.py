@@ -246,7 +246,8 @@ def programs_with(sources: list[str], found: Callable[[ast.AST], bool]) -> int:
 def compare_seeds(program: Callable[[int], str], argv: list[str], check_names: bool = True) -> int:
     """The long run of a generator of programs: seeds ``FIRST`` to ``FIRST +
     COUNT - 1`` (``argv``), each program compared (:func:`assert_same`);
-    prints each seed that differs, and the count. The number that differ."""
+    prints each seed that differs (or that the rewrite fails on), and the
+    count. The number that differ."""
     first, count = (int(arg) for arg in argv[:2])
     failed = 0
     for seed in range(first, first + count):
@@ -255,5 +256,8 @@ def compare_seeds(program: Callable[[int], str], argv: list[str], check_names: b
         except AssertionError as error:
             failed += 1
             print(f"seed {seed}: {str(error).splitlines()[0]}")
+        except Exception as error:  # noqa: BLE001  (the rewrite failed: counted, and the run goes on)
+            failed += 1
+            print(f"seed {seed}: {type(error).__name__}: {error}")
     print(f"{count} programs, {failed} differ")
     return failed
