@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 
 from unsugar import builder as b
+from unsugar.annotation_text import annotation_source
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import stmt_rule
-from unsugar.rules.functions import annotation_source
 from unsugar.trees import GLOBAL_MARK, UNBOUND_MARK, block_fields, copy_tree
 
 
