@@ -210,6 +210,10 @@ class _Writer(Writer):
     def logged(self, value: str) -> str:
         return f"log({self.next_tag()}, {value})"
 
+    def attempts(self, *calls: str) -> list[str]:
+        """A line that runs each of ``calls`` and prints its value or error (``attempt``)."""
+        return [f"attempt({self.next_tag()}, lambda: {call})" for call in calls]
+
     def annotation(self, lazy: bool = False) -> str:
         rng = self.rng
         if rng.random() < 0.45:
@@ -568,9 +572,7 @@ class _Writer(Writer):
                  "    if k <= 0:", "        return acc",
                  f"    return {name}(k - step, acc + (k,), step=step)"]
         out = self.guarded(lines) + self.describe(name)
-        out += [f"attempt({self.next_tag()}, lambda: {name}({rng.randint(0, 4)}))",
-                f"attempt({self.next_tag()}, lambda: {name}(k=2))",
-                f"attempt({self.next_tag()}, lambda: {name}(3, step={rng.randint(1, 2)}))"]
+        out += self.attempts(f"{name}({rng.randint(0, 4)})", f"{name}(k=2)", f"{name}(3, step={rng.randint(1, 2)})")
         return out
 
     def place_global(self, number: int) -> list[str]:
@@ -647,9 +649,7 @@ class _Writer(Writer):
         else:
             target = name
         out = self.guarded(lines) + self.describe(target)
-        out += [f"attempt({self.next_tag()}, lambda: {target}())",
-                f"attempt({self.next_tag()}, lambda: {target}(2, c=[]))",
-                f"attempt({self.next_tag()}, lambda: {target}())"]
+        out += self.attempts(f"{target}()", f"{target}(2, c=[])", f"{target}()")
         return out
 
     def place_kinds(self, number: int) -> list[str]:
@@ -676,9 +676,7 @@ class _Writer(Writer):
                 f"try:\n    co{number}.send(None)\nexcept StopIteration as stop:\n    print('stop', stop.value)"]
         for raw in rng.sample(["'s'", "'c'", f"'_KD{number}__private'"], 2):
             out += self.describe(f"KD{number}.__dict__[{raw}]")
-        out += [f"attempt({self.next_tag()}, lambda: KD{number}().call())",
-                f"attempt({self.next_tag()}, lambda: KD{number}().c(k=3))",
-                f"attempt({self.next_tag()}, lambda: KD{number}.__dict__['s']())"]
+        out += self.attempts(f"KD{number}().call()", f"KD{number}().c(k=3)", f"KD{number}.__dict__['s']()")
         return out
 
     def place_class_in_function(self, number: int) -> list[str]:
@@ -728,9 +726,7 @@ class _Writer(Writer):
         out = self.guarded(lines)
         out += self.describe(f"_{holder}__g{number}") + self.describe(f"{holder}().m()")
         out += self.describe(f"{holder}._{holder}__lam") + self.describe(f"{holder}.m")
-        out += [f"attempt({self.next_tag()}, lambda: {holder}().m(_{holder}__k=7)())",
-                f"attempt({self.next_tag()}, lambda: {holder}().m(__k=7))",
-                f"attempt({self.next_tag()}, lambda: {holder}()._{holder}__lam())"]
+        out += self.attempts(f"{holder}().m(_{holder}__k=7)()", f"{holder}().m(__k=7)", f"{holder}()._{holder}__lam()")
         return out
 
     def place_curried(self, number: int) -> list[str]:
@@ -742,9 +738,7 @@ class _Writer(Writer):
                  "        return lambda d=b, /: (a, b, c, d)",
                  "    return middle"]
         out = self.guarded(lines)
-        out += [f"attempt({self.next_tag()}, lambda: {name}()({self.logged('2')})())",
-                f"attempt({self.next_tag()}, lambda: {name}(5)(6, c=7)(8))",
-                f"attempt({self.next_tag()}, lambda: {name}(5)(6)(d=8))"]
+        out += self.attempts(f"{name}()({self.logged('2')})()", f"{name}(5)(6, c=7)(8)", f"{name}(5)(6)(d=8)")
         out += self.describe(f"{name}()") + self.describe(f"{name}()(0)")
         return out
 
