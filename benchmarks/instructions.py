@@ -1,0 +1,124 @@
+"""Instructions unsugar executes against the floor, counted rather than timed.
+
+    python benchmarks/instructions.py              # every 8th module of the 120-module slice
+    python benchmarks/instructions.py --step 1     # the whole slice (about 10 minutes)
+    python benchmarks/instructions.py --only json
+
+Times on a shared machine move by a fifth from run to run, so a change that
+saves 1% cannot be seen in them. Counted instructions repeat to a few in a
+million. This script runs itself under valgrind's callgrind, which counts
+every instruction the interpreter executes: the modules are desugared once
+to warm the caches, then again phase by phase, each module's floor
+(``ast.parse`` + ``ast.unparse`` of the input, as in ``throughput.py``)
+beside them. Between two regions it calls ``operator.call`` (which unsugar
+never calls), where callgrind dumps its counts (``--dump-before``): each
+dump is one region.
+
+Counts are not time: allocating, freeing and cache misses make unsugar's
+time ratio higher than its instruction ratio. Use this to compare two
+versions of the code, ``throughput.py`` for the time a user sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import operator
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+from throughput import PHASES, STDLIB, modules
+
+from unsugar.cli import decode
+from unsugar.pipeline import Compilation, check_compiles, collector_paused, rewriting_text
+
+REGIONS = ("floor", *PHASES)
+
+
+def child(paths: list[Path], labels_file: Path) -> None:
+    """Desugar ``paths`` once to warm up, then again with a mark between regions;
+    write the regions' labels in the order of callgrind's dumps."""
+    warnings.simplefilter("ignore")
+    sources = [decode(path.read_bytes(), str(path)) for path in paths]
+    labels = ["start"]
+
+    def mark(label: str) -> None:
+        operator.call(int)  # callgrind dumps here (the counts since the last mark)
+        labels.append(label)
+
+    for passes in ("warm", "measured"):
+        for text in sources:
+            mark(passes)
+            with collector_paused():
+                ast.unparse(ast.parse(text))
+            mark("floor")
+            with rewriting_text():
+                tree = ast.parse(text)
+                check_compiles(tree, "<module>")
+                mark("parse")
+                compilation = Compilation(tree, source=text)
+                compilation.lower()
+                mark("lowering")
+                compilation.control()
+                mark("control")
+                compilation.link()
+                mark("linking")
+                compilation.text()
+                del tree, compilation
+                mark("writing")
+    labels_file.write_text(json.dumps(labels))
+
+
+def counts(out: Path, labels: list[str]) -> dict[str, int]:
+    """The instructions of each region of the measured pass, from callgrind's dumps
+    (``out.N`` holds the counts up to the ``N``-th mark, since the one before)."""
+    totals = dict.fromkeys(REGIONS, 0)
+    measured = False
+    for number, label in enumerate(labels[1:], start=1):
+        if label in ("warm", "measured"):
+            measured = label == "measured"
+            continue
+        if measured:
+            dump = Path(f"{out}.{number}").read_text()
+            totals[label] += int(dump.split("\ntotals: ")[1].split()[0])
+    return totals
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--step", type=int, default=8, help="every STEP-th module of the slice (default 8)")
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT",
+                        help="only modules whose path contains TEXT (repeatable; the slice's order)")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    paths = modules(STDLIB, args.only, no_tests=True)[:120][:: args.step]
+    if args.child is not None:
+        child(paths, args.child)
+        return
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed (callgrind counts the instructions)")
+    with tempfile.TemporaryDirectory() as work:
+        out, labels = Path(work, "callgrind.out"), Path(work, "labels.json")
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--dump-before=_operator_call", "--dump-instr=no",
+             f"--callgrind-out-file={out}", sys.executable, __file__, "--child", str(labels),
+             "--step", str(args.step), *(f"--only={text}" for text in args.only)],
+            check=True, stderr=subprocess.DEVNULL,
+        )
+        totals = counts(out, json.loads(labels.read_text()))
+    lines = sum(path.read_text(encoding="utf-8", errors="replace").count("\n") for path in paths)
+    unsugar = sum(totals[phase] for phase in PHASES)
+    print(f"modules:  {len(paths)} (every {args.step}th of the slice), {lines:,} lines")
+    print(f"floor:    {totals['floor']:15,} instructions (ast.parse + ast.unparse of the input)")
+    print(f"unsugar:  {unsugar:15,} instructions, {unsugar / totals['floor']:.2f}x the floor")
+    for phase in PHASES:
+        print(f"  {phase:9} {totals[phase]:15,}  {totals[phase] / unsugar:6.1%}")
+
+
+if __name__ == "__main__":
+    main()
