@@ -222,6 +222,15 @@ GLOBAL_MARK = "unsugar_global"
 #: callee may read the namespace under another name (see ``namespace-callee``).
 NAMESPACE_CALL_MARK = "unsugar_namespace_call"
 
+#: Set on a ``ClassDef`` by the same analysis: ``(attributes, may_need_cell)``,
+#: the sorted ``x`` of the ``self.x = ...`` in the class and the functions in
+#: it (``__static_attributes__``), and whether a name ``super`` or
+#: ``__class__`` or a nested class is there (its ``__class__`` cell is then
+#: looked for). See :func:`unsugar.rules.classes.lower_class`.
+CLASS_FACTS_MARK = "unsugar_class_facts"
+#: the names whose use in a function gives a class its ``__class__`` cell
+CLASS_CELL_NAMES = frozenset({"super", "__class__"})
+
 #: the names a node binds by itself, by node type, besides a ``Name`` stored
 #: or deleted: an import's alias, an ``except`` handler's, a ``match``
 #: capture's, a ``def``'s or a ``class``'s

@@ -42,7 +42,7 @@ from unsugar.lowering import PROLOGUES, Lowerer, Scope, declarations, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
-from unsugar.trees import block_fields, children, walk
+from unsugar.trees import CLASS_CELL_NAMES, CLASS_FACTS_MARK, block_fields, children, walk
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
 #: from an enclosing function (``LOAD_CLASSDEREF``).
@@ -57,8 +57,6 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 #: the statements that make a scope
 _DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
-#: the names whose use in a function gives a class its ``__class__`` cell
-_CELL_NAMES = frozenset({"super", "__class__"})
 #: the node types that make a scope
 _SCOPES = frozenset({*_FUNCTIONS, ast.Lambda, ast.ClassDef, *_COMPREHENSIONS})
 
@@ -158,7 +156,9 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     if docstring_of(body) is not None and not cx.keeps("docstring"):
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
-    attributes, class_cell = _body_facts(node)
+    facts = getattr(node, CLASS_FACTS_MARK, None)  # (a class a rule made is walked)
+    attributes, may_need_cell = _body_facts(node) if facts is None else facts
+    class_cell = may_need_cell and needs_class_cell(node)
     namespace.synced_cells = synced_cells(node, class_cell)
     names = [ast.Constant(attribute) for attribute in attributes]
     ending = [_implicit_store(
@@ -473,10 +473,11 @@ def _class_body_reads_class_cell(node: ast.ClassDef) -> bool:
 
 
 def _body_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
-    """From one walk of the class: ``__static_attributes__`` (3.13), the sorted
-    names ``x`` of the ``self.x = ...`` in the class and in all the functions in
-    it (not in nested classes); and ``needs_class_cell``, looked for only if
-    the walk meets a nested class or the name ``super`` or ``__class__``."""
+    """What the module's analysis marks a class with (``CLASS_FACTS_MARK``),
+    from a walk of a class it did not see: ``__static_attributes__`` (3.13),
+    the sorted names ``x`` of the ``self.x = ...`` in the class and in all the
+    functions in it (not in nested classes); and whether it holds a nested
+    class or the name ``super`` or ``__class__`` (its cell is then looked for)."""
     found: set[str] = set()
     skipped: set[int] = set()
     maybe_cell = False
@@ -485,7 +486,7 @@ def _body_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
         item = todo.pop()
         kind = type(item)
         if kind is ast.Name:
-            maybe_cell = maybe_cell or item.id in _CELL_NAMES
+            maybe_cell = maybe_cell or item.id in CLASS_CELL_NAMES
             continue
         if kind is ast.ClassDef:
             maybe_cell = True
@@ -498,4 +499,4 @@ def _body_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
                 and id(item) not in skipped:
             found.add(item.attr)
         todo += children(item)
-    return sorted(found), maybe_cell and needs_class_cell(node)
+    return sorted(found), maybe_cell

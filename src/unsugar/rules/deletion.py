@@ -23,6 +23,8 @@ from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.assignments import subscript_key
 from unsugar.trees import (
+    CLASS_CELL_NAMES,
+    CLASS_FACTS_MARK,
     GLOBAL_MARK,
     NAMES_BOUND,
     NAMESPACE_CALL_MARK,
@@ -144,6 +146,11 @@ class _Scope:
     unbindable: set[str] = field(default_factory=set)
     calls: list[ast.Call] = field(default_factory=list)  # of a module or class body
     assigned: set[str] = field(default_factory=set)  # bound other than by a def or class
+    # a class's (``CLASS_FACTS_MARK``): its node, the ``self.x`` stored in
+    # it, whether ``super``, ``__class__`` or a nested class is there
+    node: ast.ClassDef | None = None
+    attributes: set[str] = field(default_factory=set)
+    may_need_cell: bool = False
 
     def owns(self, name: str) -> bool:
         """Whether ``name`` is a local variable of this function-like scope."""
@@ -151,6 +158,16 @@ class _Scope:
             self.kind in ("function", "comprehension") and name in self.bound
             and name not in self.globals and name not in self.nonlocals
         )
+
+
+def _class_of(scope: _Scope) -> _Scope | None:
+    """The class whose body ``scope`` is, or a function or comprehension in it."""
+    current: _Scope | None = scope
+    while current is not None and current.kind != "class":
+        if current.kind == "module":
+            return None
+        current = current.parent
+    return current
 
 
 def _owner(scope: _Scope, name: str) -> tuple[_Scope, str] | None:
@@ -179,11 +196,13 @@ def _owner(scope: _Scope, name: str) -> tuple[_Scope, str] | None:
 class _Analysis:
     """Scopes, their bindings, deletions and reads (a small ``symtable``): the
     nodes of each scope are walked in turn, by a handler per node type that
-    binds, reads or makes a scope (``_HANDLERS``), or else into their children."""
+    binds, reads or makes a scope (``_HANDLERS``), or else into their children.
+    Each class is marked with what its rule needs of its body (``CLASS_FACTS_MARK``)."""
 
     def __init__(self) -> None:
         self.scopes: list[_Scope] = []
         self.pending: list[tuple[_Scope, list[ast.AST]]] = []  # scopes not walked yet
+        self.not_stored: set[int] = set()  # the targets of ``+=`` and of bare annotations
 
     def run(self, body: list[ast.stmt]) -> list[_Scope]:
         """The scopes of the module whose statements are ``body``, the module's first."""
@@ -198,6 +217,9 @@ class _Analysis:
                     todo += children(node)  # (no operators and contexts: nothing to see in them)
                 else:
                     handler(self, node, scope, todo)
+        for scope in self.scopes:
+            if scope.node is not None:
+                setattr(scope.node, CLASS_FACTS_MARK, (sorted(scope.attributes), scope.may_need_cell))
         return self.scopes
 
     def enter(
@@ -210,6 +232,8 @@ class _Analysis:
         return scope
 
     def name(self, node: ast.Name, scope: _Scope, todo: list[ast.AST]) -> None:
+        if node.id in CLASS_CELL_NAMES:
+            self.may_need_cell(scope)
         if isinstance(node.ctx, ast.Load):
             scope.reads.append(node)
         else:
@@ -223,9 +247,30 @@ class _Analysis:
             scope.calls.append(node)
         todo += children(node)
 
+    def may_need_cell(self, scope: _Scope) -> None:
+        owner = _class_of(scope)
+        if owner is not None:
+            owner.may_need_cell = True
+
+    def attribute(self, node: ast.Attribute, scope: _Scope, todo: list[ast.AST]) -> None:
+        """``self.x = ...`` in a class, or in a function in it: ``x`` is a static attribute."""
+        value = node.value
+        if type(node.ctx) is ast.Store and type(value) is ast.Name and value.id == "self" \
+                and id(node) not in self.not_stored:
+            owner = _class_of(scope)
+            if owner is not None:
+                owner.attributes.add(node.attr)
+        todo.append(value)
+
     def aug_assign(self, node: ast.AugAssign, scope: _Scope, todo: list[ast.AST]) -> None:
         if isinstance(node.target, ast.Name):
             scope.reads.append(node.target)
+        self.not_stored.add(id(node.target))
+        todo += children(node)
+
+    def ann_assign(self, node: ast.AnnAssign, scope: _Scope, todo: list[ast.AST]) -> None:
+        if node.value is None:
+            self.not_stored.add(id(node.target))
         todo += children(node)
 
     def declare_global(self, node: ast.Global, scope: _Scope, todo: list[ast.AST]) -> None:
@@ -280,7 +325,8 @@ class _Analysis:
     def class_(self, node: ast.ClassDef, scope: _Scope, todo: list[ast.AST]) -> None:
         todo += [*node.decorator_list, *node.bases, *node.keywords]
         scope.bound.add(node.name)
-        self.enter("class", self._annotation_scope(node, scope), list(node.body))
+        self.may_need_cell(scope)
+        self.enter("class", self._annotation_scope(node, scope), list(node.body)).node = node
 
     def _annotation_scope(self, node: ast.AST, scope: _Scope) -> _Scope:
         """The scope a def, class or alias is made in: for a generic one (3.12+),
@@ -321,7 +367,9 @@ class _Analysis:
 #: the handler of each node type that binds, reads or makes a scope
 _HANDLERS: dict[type[ast.AST], Callable[[_Analysis, Any, _Scope, list[ast.AST]], None]] = {
     ast.Name: _Analysis.name,
+    ast.Attribute: _Analysis.attribute,
     ast.AugAssign: _Analysis.aug_assign,
+    ast.AnnAssign: _Analysis.ann_assign,
     ast.Call: _Analysis.call,
     ast.Global: _Analysis.declare_global,
     ast.Nonlocal: _Analysis.declare_nonlocal,
