@@ -917,3 +917,54 @@ def test_class_cell_for_comprehension_scopes() -> None:
         class D(metaclass=Meta):
             r = [super for _ in range(1)]
     """), allow=ALLOW)
+
+
+CLASS_FACTS_CASES = """
+class A:
+    x: int
+    self.top = 1
+    def f(self, other):
+        self.a = 1
+        self.b += 1
+        self.c: int
+        self.d: int = 0
+        other.e = 1
+        (self.f, [self.g]) = 1, [2]
+        for self.h in []: pass
+        with open(__file__) as self.i: pass
+        [0 for self.j in []]
+        def inner():
+            self.k = lambda: setattr(self, "x", 1)
+        class Nested:
+            def g(self):
+                self.not_a = super()
+    class Plain:
+        def h(self):
+            self.plain = __class__
+def outer():
+    class Local(Base):
+        def m(self):
+            return super().m()
+    return Local
+class Cell:
+    def m(self):
+        return [super for _ in ()]
+"""
+
+
+def test_class_facts_of_the_analysis_are_those_of_a_walk() -> None:
+    """The module's scope analysis marks each class with what its rule needs
+    (its ``self.x`` stores, whether its cell is looked for): the same as a
+    walk of the class, which a class a rule made still gets."""
+    from unsugar.rules.classes import _body_facts
+    from unsugar.rules.deletion import _Analysis
+    from unsugar.trees import CLASS_FACTS_MARK
+
+    tree = ast.parse(CLASS_FACTS_CASES)
+    _Analysis().run(tree.body)
+    classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+    marks = {node.name: getattr(node, CLASS_FACTS_MARK) for node in classes}
+    assert marks == {node.name: _body_facts(node) for node in classes}
+    assert marks["A"] == (["a", "d", "f", "g", "h", "i", "j", "k", "top"], True)
+    assert marks["Nested"] == (["not_a"], True)
+    assert marks["Local"] == ([], True) and marks["Cell"] == ([], True)
