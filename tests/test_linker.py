@@ -16,11 +16,11 @@ def test_closure_from_kept_closures_is_the_walked_one(semantics: str) -> None:
     kept: dict = {}
     for start in range(0, len(names), 9):  # sets that share much of their closures
         wanted = set(names[start:start + 12])
-        walked = _closure(runtime, runtime.constants, wanted)
+        walked = _closure(runtime, wanted)
         assert all(walked.pieces & runtime.piece_bit[name] for name in wanted if name in runtime.by_name)
         assert all(walked.constants & runtime.constant_bit[name] for name in wanted if name in runtime.constants)
         assert walked.builtins
-        assert _closure(runtime, runtime.constants, wanted, kept) == walked
+        assert _closure(runtime, wanted, kept) == walked
     assert set(kept) <= set(names)
 
 

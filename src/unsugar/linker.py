@@ -66,7 +66,6 @@ class Closure(NamedTuple):
 
     pieces: int  # bit ``i``: ``runtime.pieces[i]``
     constants: int  # bit ``i``: the ``i``-th of ``runtime.constants``
-    own_constants: frozenset[str]  # the constants of a module that the runtime has not
     builtins: frozenset[str]  # the builtins referred to on the way
 
 
@@ -241,32 +240,35 @@ def link(
     runtime = compiled_runtime(prefix, unit.semantics)
     assert runtime.unit is not None
     direct = {unit.names.fixed(h) for h in unit.helpers}
-    constants = dict(runtime.constants)
+    own: dict[str, Constant] = {}  # the module's constants that the runtime has not
     for entry in unit.constants.values():
-        constants.setdefault(entry.name, entry)
-    direct |= {c.name for c in unit.constants.values()}
+        if entry.name in runtime.constants:
+            direct.add(entry.name)
+        else:
+            own.setdefault(entry.name, entry)
+    for entry in own.values():  # each is linked: what it refers to is needed
+        direct |= _prefixed_uses(entry.value, prefix)
+    direct.difference_update(own)
     header: list[ast.stmt] = []
     known: dict[str, Closure] | None = runtime.closures
     if runtime_mode == "import":
-        imported = _importable(runtime, constants, direct)
+        imported = _importable(runtime, direct)
         header = _imports(unit, sorted(imported), LINKED[unit.semantics])
         runtime = dataclasses.replace(runtime, by_name={
             name: piece for name, piece in runtime.by_name.items() if name not in imported
         })
         known = None  # the closures kept are the whole runtime's
         direct -= imported
-    closure = _closure(runtime, constants, direct, known)
+    closure = _closure(runtime, direct, known)
     pieces = _members(runtime.pieces, closure.pieces)
     boot = [p.stmt for p in pieces if p.module == "bootstrap"]
     rest = [p.stmt for p in pieces if p.module != "bootstrap"]
-    used_constants = closure.own_constants.union(_members(list(runtime.constants), closure.constants))
     consts = []
-    for name, entry in constants.items():
-        if name in used_constants:
-            assign = b.assign(name, entry.value if literals is not None else entry.complete())
-            if literals is not None and entry.items is not None:
-                literals[id(assign)] = entry
-            consts.append(assign)
+    for entry in [*_members(list(runtime.constants.values()), closure.constants), *own.values()]:
+        assign = b.assign(entry.name, entry.value if literals is not None else entry.complete())
+        if literals is not None and entry.items is not None:
+            literals[id(assign)] = entry
+        consts.append(assign)
     builtins_used = closure.builtins.union(unit.builtins)
     captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
     opening: list[ast.stmt] = []
@@ -277,18 +279,16 @@ def link(
 
 
 def _closure(
-    runtime: CompiledRuntime, constants: dict[str, Constant], wanted: set[str],
-    known: dict[str, Closure] | None = None,
+    runtime: CompiledRuntime, wanted: set[str], known: dict[str, Closure] | None = None,
 ) -> Closure:
-    """The runtime pieces and constants that ``wanted`` needs, transitively,
-    and the builtins they refer to. A runtime name's own closure is made once
+    """The runtime pieces and constants that ``wanted`` (names of the runtime
+    and builtins) needs, transitively, and the builtins they refer to. A runtime name's own closure is made once
     and kept in ``known``, if given: a module's is then the union of its
     helpers' (the runtime's names refer to its names alone)."""
     pieces = used_constants = 0
-    own_constants: set[str] = set()
     builtins_used: set[str] = set()
     seen: set[str] = set()
-    prefix = runtime.unit.names.prefix if runtime.unit else ""
+    constants = runtime.constants
     todo = list(wanted)
     while todo:
         name = todo.pop()
@@ -298,30 +298,24 @@ def _closure(
         if known is not None and (name in runtime.by_name or name in runtime.constants):
             closure = known.get(name)
             if closure is None:
-                closure = known[name] = _closure(runtime, runtime.constants, {name})
+                closure = known[name] = _closure(runtime, {name})
             pieces |= closure.pieces
             used_constants |= closure.constants
-            own_constants |= closure.own_constants
             builtins_used |= closure.builtins
             continue
         builtin = runtime.builtins.get(name)
         if builtin is not None:
             builtins_used.add(builtin)
         if name in constants:
-            bit = runtime.constant_bit.get(name)
-            if bit is None:
-                own_constants.add(name)
-            else:
-                used_constants |= bit
-            uses = runtime.constant_uses.get(name)
-            todo.extend(_prefixed_uses(constants[name].value, prefix) if uses is None else uses)
+            used_constants |= runtime.constant_bit[name]
+            todo.extend(runtime.constant_uses[name])
             continue
         piece = runtime.by_name.get(name)
         if piece is None or pieces & runtime.piece_bit[name]:
             continue
         pieces |= runtime.piece_bit[name]
         todo.extend(piece.uses)
-    return Closure(pieces, used_constants, frozenset(own_constants), frozenset(builtins_used))
+    return Closure(pieces, used_constants, frozenset(builtins_used))
 
 
 def _members(items: list[T], bits: int) -> list[T]:
@@ -330,11 +324,10 @@ def _members(items: list[T], bits: int) -> list[T]:
     return [item for item, bit in zip(items, reversed(f"{bits:b}"), strict=False) if bit == "1"]
 
 
-def _importable(
-    runtime: CompiledRuntime, constants: dict[str, Constant], wanted: set[str]
-) -> set[str]:
-    """The helpers ``--runtime=import`` binds: those ``wanted`` and the constants
-    it needs refer to (not what the imported helpers use themselves)."""
+def _importable(runtime: CompiledRuntime, wanted: set[str]) -> set[str]:
+    """The helpers ``--runtime=import`` binds: those ``wanted`` and the
+    runtime's constants it needs refer to (not what the imported helpers use
+    themselves)."""
     imported: set[str] = set()
     seen: set[str] = set()
     todo = list(wanted)
@@ -342,9 +335,9 @@ def _importable(
         name = todo.pop()
         if name in runtime.by_name:
             imported.add(name)
-        elif name in constants and name not in seen:
+        elif name in runtime.constants and name not in seen:
             seen.add(name)
-            todo.extend(_prefixed_uses(constants[name].value, runtime.unit.names.prefix))
+            todo.extend(runtime.constant_uses[name])
     return imported
 
 
