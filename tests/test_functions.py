@@ -591,3 +591,48 @@ def test_function_type_callee() -> None:
         FunctionType = FunctionType_
         print(FunctionType(1, 2))
     """)
+
+
+REBOUND_CASES = """
+def f(a, b, c, d, e, g, h, i, j, k, m, n, p, q, r, unbound, *args, **kwargs):
+    a = 1
+    del b
+    for c in (): pass
+    import d
+    from os import path as e
+    try: pass
+    except Exception as g: pass
+    with open(__file__) as h: pass
+    [i for i in ()]
+    (j := 1)
+    def k(unbound=(n := 1)): return unbound
+    class m:
+        p = 1
+    def inner():
+        nonlocal q
+        global r
+        lambda unbound: unbound
+    match 0:
+        case [*args] | {**kwargs}: pass
+    return unbound.x, f(lambda s: s)
+"""
+
+
+def test_rebound_names_of_the_analysis_are_those_of_a_walk() -> None:
+    """The module's scope analysis marks each def and lambda with the names its
+    body binds or declares, nested scopes included, as ``bound_names`` walks
+    them: its other parameters are stable (a nested def's or lambda's own
+    parameters rebind nothing)."""
+    from unsugar.lowering import bound_names
+    from unsugar.rules.deletion import _Analysis
+    from unsugar.trees import REBOUND_MARK
+
+    tree = ast.parse(REBOUND_CASES)
+    _Analysis().run(tree.body)
+    functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.Lambda)]
+    for node in functions:
+        body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
+        assert getattr(node, REBOUND_MARK) == bound_names(body)
+    f = tree.body[0]
+    parameters = {arg.arg for arg in [*f.args.args, f.args.vararg, f.args.kwarg]}
+    assert parameters - getattr(f, REBOUND_MARK) == {"unbound"}

@@ -36,6 +36,7 @@ from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
 from unsugar.trees import (
     NAMES_BOUND,
+    REBOUND_MARK,
     asdl_fields,
     block_fields,
     children,
@@ -122,8 +123,9 @@ def function_declarations(
     parameters.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
     global_names, nonlocal_names = declarations(body, class_name)
-    if parameters:
-        parameters -= bound_names(body)
+    if parameters:  # (the module's analysis has marked each def and lambda of the input)
+        rebound = getattr(node, REBOUND_MARK, None)
+        parameters -= bound_names(body) if rebound is None else rebound
     return global_names, nonlocal_names, frozenset(mangle(name, class_name) for name in parameters)
 
 

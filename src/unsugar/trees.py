@@ -228,6 +228,10 @@ NAMESPACE_CALL_MARK = "unsugar_namespace_call"
 #: ``__class__`` or a nested class is there (its ``__class__`` cell is then
 #: looked for). See :func:`unsugar.rules.classes.lower_class`.
 CLASS_FACTS_MARK = "unsugar_class_facts"
+#: Set on a def or lambda by the same analysis: every name its body binds or
+#: declares, in nested scopes too (what :func:`unsugar.lowering.bound_names`
+#: finds; its parameters that none of these rebinds are stable).
+REBOUND_MARK = "unsugar_rebound"
 #: the names whose use in a function gives a class its ``__class__`` cell
 CLASS_CELL_NAMES = frozenset({"super", "__class__"})
 

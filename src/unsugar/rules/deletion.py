@@ -28,6 +28,7 @@ from unsugar.trees import (
     GLOBAL_MARK,
     NAMES_BOUND,
     NAMESPACE_CALL_MARK,
+    REBOUND_MARK,
     UNBOUND_MARK,
     children,
     lazy_values,
@@ -146,9 +147,12 @@ class _Scope:
     unbindable: set[str] = field(default_factory=set)
     calls: list[ast.Call] = field(default_factory=list)  # of a module or class body
     assigned: set[str] = field(default_factory=set)  # bound other than by a def or class
-    # a class's (``CLASS_FACTS_MARK``): its node, the ``self.x`` stored in
-    # it, whether ``super``, ``__class__`` or a nested class is there
-    node: ast.ClassDef | None = None
+    defined: set[str] = field(default_factory=set)  # bound by a def or class
+    # what it and the scopes in it bind or declare (``REBOUND_MARK``)
+    rebound: set[str] = field(default_factory=set)
+    node: ast.AST | None = None  # the def, lambda or class whose scope it is
+    # a class's (``CLASS_FACTS_MARK``): the ``self.x`` stored in it, whether
+    # ``super``, ``__class__`` or a nested class is there
     attributes: set[str] = field(default_factory=set)
     may_need_cell: bool = False
 
@@ -217,9 +221,14 @@ class _Analysis:
                     todo += children(node)  # (no operators and contexts: nothing to see in them)
                 else:
                     handler(self, node, scope, todo)
-        for scope in self.scopes:
-            if scope.node is not None:
+        for scope in reversed(self.scopes):  # (each after the scopes in it)
+            scope.rebound |= scope.assigned | scope.defined | scope.globals | scope.nonlocals
+            if scope.parent is not None:
+                scope.parent.rebound |= scope.rebound
+            if scope.kind == "class":
                 setattr(scope.node, CLASS_FACTS_MARK, (sorted(scope.attributes), scope.may_need_cell))
+            elif scope.node is not None:
+                setattr(scope.node, REBOUND_MARK, frozenset(scope.rebound))
         return self.scopes
 
     def enter(
@@ -316,15 +325,21 @@ class _Analysis:
         if node.returns:
             todo.append(node.returns)
         scope.bound.add(node.name)
-        self.enter("function", self._annotation_scope(node, scope), list(node.body)).bound.update(params)
+        scope.defined.add(node.name)
+        inner = self.enter("function", self._annotation_scope(node, scope), list(node.body))
+        inner.bound.update(params)
+        inner.node = node
 
     def lambda_(self, node: ast.Lambda, scope: _Scope, todo: list[ast.AST]) -> None:
         params = self._arguments(node.args, todo)
-        self.enter("function", scope, [node.body]).bound.update(params)
+        inner = self.enter("function", scope, [node.body])
+        inner.bound.update(params)
+        inner.node = node
 
     def class_(self, node: ast.ClassDef, scope: _Scope, todo: list[ast.AST]) -> None:
         todo += [*node.decorator_list, *node.bases, *node.keywords]
         scope.bound.add(node.name)
+        scope.defined.add(node.name)
         self.may_need_cell(scope)
         self.enter("class", self._annotation_scope(node, scope), list(node.body)).node = node
 
