@@ -952,19 +952,20 @@ class Cell:
 """
 
 
-def test_class_facts_of_the_analysis_are_those_of_a_walk() -> None:
+def test_class_facts_of_the_module_are_those_of_the_class_alone() -> None:
     """The module's scope analysis marks each class with what its rule needs
-    (its ``self.x`` stores, whether its cell is looked for): the same as a
-    walk of the class, which a class a rule made still gets."""
-    from unsugar.rules.classes import _body_facts
-    from unsugar.rules.deletion import _Analysis
+    (its ``self.x`` stores, whether its cell is looked for): the same as the
+    class analysed alone, as a class a rule made is."""
+    from unsugar.rules.classes import class_facts
+    from unsugar.rules.deletion import analyse_scopes
     from unsugar.trees import CLASS_FACTS_MARK
 
     tree = ast.parse(CLASS_FACTS_CASES)
-    _Analysis().run(tree.body)
+    analyse_scopes(tree.body)
     classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
     marks = {node.name: getattr(node, CLASS_FACTS_MARK) for node in classes}
-    assert marks == {node.name: _body_facts(node) for node in classes}
+    alone = {node.name: class_facts(ast.parse(ast.unparse(node)).body[0]) for node in classes}
+    assert marks == alone
     assert marks["A"] == (["a", "d", "f", "g", "h", "i", "j", "k", "top"], True)
     assert marks["Nested"] == (["not_a"], True)
     assert marks["Local"] == ([], True) and marks["Cell"] == ([], True)

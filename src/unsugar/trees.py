@@ -232,8 +232,6 @@ CLASS_FACTS_MARK = "unsugar_class_facts"
 #: declares, in nested scopes too (what :func:`unsugar.lowering.bound_names`
 #: finds; its parameters that none of these rebinds are stable).
 REBOUND_MARK = "unsugar_rebound"
-#: the names whose use in a function gives a class its ``__class__`` cell
-CLASS_CELL_NAMES = frozenset({"super", "__class__"})
 
 #: the names a node binds by itself, by node type, besides a ``Name`` stored
 #: or deleted: an import's alias, an ``except`` handler's, a ``match``

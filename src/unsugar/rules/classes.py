@@ -42,7 +42,7 @@ from unsugar.lowering import PROLOGUES, Lowerer, Scope, declarations, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
-from unsugar.trees import CLASS_CELL_NAMES, CLASS_FACTS_MARK, block_fields, children, walk
+from unsugar.trees import CLASS_FACTS_MARK, block_fields, children, walk
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
 #: from an enclosing function (``LOAD_CLASSDEREF``).
@@ -156,8 +156,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     if docstring_of(body) is not None and not cx.keeps("docstring"):
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
-    facts = getattr(node, CLASS_FACTS_MARK, None)  # (a class a rule made is walked)
-    attributes, may_need_cell = _body_facts(node) if facts is None else facts
+    attributes, may_need_cell = class_facts(node)
     class_cell = may_need_cell and needs_class_cell(node)
     namespace.synced_cells = synced_cells(node, class_cell)
     names = [ast.Constant(attribute) for attribute in attributes]
@@ -472,31 +471,16 @@ def _class_body_reads_class_cell(node: ast.ClassDef) -> bool:
                if isinstance(scope, ast.ClassDef))
 
 
-def _body_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
-    """What the module's analysis marks a class with (``CLASS_FACTS_MARK``),
-    from a walk of a class it did not see: ``__static_attributes__`` (3.13),
-    the sorted names ``x`` of the ``self.x = ...`` in the class and in all the
-    functions in it (not in nested classes); and whether it holds a nested
-    class or the name ``super`` or ``__class__`` (its cell is then looked for)."""
-    found: set[str] = set()
-    skipped: set[int] = set()
-    maybe_cell = False
-    todo: list[ast.AST] = list(node.body)
-    while todo:
-        item = todo.pop()
-        kind = type(item)
-        if kind is ast.Name:
-            maybe_cell = maybe_cell or item.id in CLASS_CELL_NAMES
-            continue
-        if kind is ast.ClassDef:
-            maybe_cell = True
-            todo += [*item.decorator_list, *item.bases, *item.keywords]
-            continue
-        if kind is ast.AugAssign or kind is ast.AnnAssign and item.value is None:
-            skipped.add(id(item.target))
-        elif kind is ast.Attribute and type(item.ctx) is ast.Store \
-                and type(item.value) is ast.Name and item.value.id == "self" \
-                and id(item) not in skipped:
-            found.add(item.attr)
-        todo += children(item)
-    return sorted(found), maybe_cell
+def class_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
+    """``(attributes, may_need_cell)`` of the class: the sorted ``x`` of the
+    ``self.x = ...`` in it (``__static_attributes__``), and whether its
+    ``__class__`` cell is to be looked for. The module's scope analysis marks
+    every class of the input (``CLASS_FACTS_MARK``); a class a rule made is
+    analysed alone."""
+    facts = getattr(node, CLASS_FACTS_MARK, None)
+    if facts is None:
+        from unsugar.rules.deletion import analyse_scopes  # (registered after this family)
+
+        analyse_scopes([node])
+        facts = getattr(node, CLASS_FACTS_MARK)
+    return facts

@@ -23,7 +23,6 @@ from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.assignments import subscript_key
 from unsugar.trees import (
-    CLASS_CELL_NAMES,
     CLASS_FACTS_MARK,
     GLOBAL_MARK,
     NAMES_BOUND,
@@ -35,6 +34,8 @@ from unsugar.trees import (
 )
 
 _SEQUENCE = (ast.Tuple, ast.List)
+#: the names whose use in a function gives a class its ``__class__`` cell
+_CELL_NAMES = frozenset({"super", "__class__"})
 
 
 def _one(kind: type[ast.expr] | tuple[type[ast.expr], ...]):
@@ -197,11 +198,19 @@ def _owner(scope: _Scope, name: str) -> tuple[_Scope, str] | None:
     return None
 
 
+def analyse_scopes(body: list[ast.stmt]) -> list[_Scope]:
+    """The scopes of ``body`` (the first its own), each class and function in it marked
+    (``CLASS_FACTS_MARK``, ``REBOUND_MARK``): :class:`_Analysis`."""
+    return _Analysis().run(body)
+
+
 class _Analysis:
     """Scopes, their bindings, deletions and reads (a small ``symtable``): the
     nodes of each scope are walked in turn, by a handler per node type that
     binds, reads or makes a scope (``_HANDLERS``), or else into their children.
-    Each class is marked with what its rule needs of its body (``CLASS_FACTS_MARK``)."""
+    Each class is marked with what its rule needs of its body
+    (``CLASS_FACTS_MARK``), each def and lambda with the names rebound in it
+    (``REBOUND_MARK``)."""
 
     def __init__(self) -> None:
         self.scopes: list[_Scope] = []
@@ -241,7 +250,7 @@ class _Analysis:
         return scope
 
     def name(self, node: ast.Name, scope: _Scope, todo: list[ast.AST]) -> None:
-        if node.id in CLASS_CELL_NAMES:
+        if node.id in _CELL_NAMES:
             self.may_need_cell(scope)
         if isinstance(node.ctx, ast.Load):
             scope.reads.append(node)
@@ -435,7 +444,7 @@ def mark_unbindable_reads(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     ``namespace-callee`` rewrites (where that body becomes a function)."""
     if cx.scope.kind != "module":
         return []
-    scopes = _Analysis().run(body)
+    scopes = analyse_scopes(body)
     declared = set().union(*(scope.globals for scope in scopes))  # (a hidden global is one)
     _mark_namespace_calls(scopes, declared, cx)
     if declared and not cx.keeps("global"):
