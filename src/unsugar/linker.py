@@ -282,9 +282,10 @@ def _closure(
     runtime: CompiledRuntime, wanted: set[str], known: dict[str, Closure] | None = None,
 ) -> Closure:
     """The runtime pieces and constants that ``wanted`` (names of the runtime
-    and builtins) needs, transitively, and the builtins they refer to. A runtime name's own closure is made once
-    and kept in ``known``, if given: a module's is then the union of its
-    helpers' (the runtime's names refer to its names alone)."""
+    and builtins) needs, transitively, and the builtins they refer to. A
+    runtime name's own closure is made once and kept in ``known``, if given:
+    a module's is then the union of its helpers' (the runtime's names refer
+    to its names alone)."""
     pieces = used_constants = 0
     builtins_used: set[str] = set()
     seen: set[str] = set()
