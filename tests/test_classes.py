@@ -957,7 +957,7 @@ def test_class_facts_of_the_module_are_those_of_the_class_alone() -> None:
     (its ``self.x`` stores, whether its cell is looked for): the same as the
     class analysed alone, as a class a rule made is."""
     from unsugar.rules.classes import class_facts
-    from unsugar.rules.deletion import analyse_scopes
+    from unsugar.scopes import analyse_scopes
     from unsugar.trees import CLASS_FACTS_MARK
 
     tree = ast.parse(CLASS_FACTS_CASES)

@@ -624,11 +624,11 @@ def test_rebound_names_of_the_analysis_are_those_of_a_walk() -> None:
     them: its other parameters are stable (a nested def's or lambda's own
     parameters rebind nothing)."""
     from unsugar.lowering import bound_names
-    from unsugar.rules.deletion import _Analysis
+    from unsugar.scopes import analyse_scopes
     from unsugar.trees import REBOUND_MARK
 
     tree = ast.parse(REBOUND_CASES)
-    _Analysis().run(tree.body)
+    analyse_scopes(tree.body)
     functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.Lambda)]
     for node in functions:
         body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]

@@ -210,25 +210,26 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     return new
 
 
-#: Set on a ``Name`` node by the ``del`` analysis when reading it must check
-#: that ``del`` did not unbind it (see :mod:`unsugar.rules.deletion`).
+#: Set on a ``Name`` node by the ``del`` family's prologue, from the module's
+#: scope analysis (:mod:`unsugar.scopes`), when reading it must check that
+#: ``del`` did not unbind it (see :mod:`unsugar.rules.deletion`).
 UNBOUND_MARK = "unsugar_unbound"
 
-#: Set on a ``Name`` node by the same analysis when it reads a ``global`` name
+#: Set on a ``Name`` node by the same prologue when it reads a ``global`` name
 #: that an enclosing function also binds (see ``global-read``).
 GLOBAL_MARK = "unsugar_global"
 
-#: Set on a ``Call`` node of a module or class body by the same analysis: its
+#: Set on a ``Call`` node of a module or class body by the same prologue: its
 #: callee may read the namespace under another name (see ``namespace-callee``).
 NAMESPACE_CALL_MARK = "unsugar_namespace_call"
 
-#: Set on a ``ClassDef`` by the same analysis: ``(attributes, may_need_cell)``,
+#: Set on a ``ClassDef`` by the module's scope analysis: ``(attributes, may_need_cell)``,
 #: the sorted ``x`` of the ``self.x = ...`` in the class and the functions in
 #: it (``__static_attributes__``), and whether a name ``super`` or
 #: ``__class__`` or a nested class is there (its ``__class__`` cell is then
 #: looked for). See :func:`unsugar.rules.classes.lower_class`.
 CLASS_FACTS_MARK = "unsugar_class_facts"
-#: Set on a def or lambda by the same analysis: every name its body binds or
+#: Set on a def or lambda by the module's scope analysis: every name its body binds or
 #: declares, in nested scopes too (what :func:`unsugar.lowering.bound_names`
 #: finds; its parameters that none of these rebinds are stable).
 REBOUND_MARK = "unsugar_rebound"

@@ -42,6 +42,7 @@ from unsugar.lowering import PROLOGUES, Lowerer, Scope, declarations, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
+from unsugar.scopes import analyse_scopes
 from unsugar.trees import CLASS_FACTS_MARK, block_fields, children, walk
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
@@ -479,8 +480,6 @@ def class_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
     analysed alone."""
     facts = getattr(node, CLASS_FACTS_MARK, None)
     if facts is None:
-        from unsugar.rules.deletion import analyse_scopes  # (registered after this family)
-
         analyse_scopes([node])
         facts = getattr(node, CLASS_FACTS_MARK)
     return facts
