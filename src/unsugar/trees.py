@@ -172,8 +172,10 @@ def position(old: ast.AST | None) -> dict[str, int]:
     """The position ``copy_location`` gives from ``old``, as a node's keyword
     arguments (none if ``old`` has none, or if nodes are not being placed):
     to build a node already placed."""
+    if not _placing.get():
+        return {}
     lineno = getattr(old, "lineno", None)
-    if lineno is None or not _placing.get():
+    if lineno is None:
         return {}
     col_offset = old.col_offset  # type: ignore[union-attr]
     return {"lineno": lineno, "col_offset": col_offset, "end_lineno": getattr(old, "end_lineno", lineno),
@@ -187,8 +189,8 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     A descendant that has a position already (a lowered operand) keeps it and
     is not looked into: what is in it was placed when it was built.
     """
-    if getattr(new, "lineno", None) is not None:  # a third of the calls: a lowered operand
-        return new
+    if not _placing.get() or getattr(new, "lineno", None) is not None:
+        return new  # (a third of the calls when placing: a lowered operand)
     at = position(old)
     if not at:
         return new
