@@ -425,7 +425,7 @@ class Lowerer:
                 if rule.applies(node):
                     self.unit.note(rule.id, node)
                     mark = len(self.unit.names.allocated)
-                    produced = self.block(b.located(rule.lower(node, self), node))
+                    produced = self.rule_block(b.located(rule.lower(node, self), node))
                     # the rule's own temporaries (not those of a rule around it),
                     # but a def made under a temporary binds it
                     own = set(self.unit.names.allocated[mark:]) - _binds(node)
@@ -439,6 +439,19 @@ class Lowerer:
             return method(self, node)
         finally:
             self.expression_depth = depth
+
+    def rule_block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """Lower the statements a rule expanded to; one already core and made of
+        the rewrite's own names (:func:`made_core`) is taken as it is: no rule
+        applies to it, and lowering it again would give it back unchanged."""
+        prefix = self.unit.names.prefix
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            if made_core(stmt, prefix):
+                out.append(stmt)
+            else:
+                out.extend(self.stmt(stmt))
+        return out
 
     def with_prelude(self, node: ast.stmt, lower: Callable[[], object]) -> list[ast.stmt]:
         """Lower the expressions of ``node`` (via ``lower``) and put their prelude
@@ -810,6 +823,38 @@ def _binds(node: ast.stmt) -> set[str]:
     if isinstance(node, ast.Assign):
         return {target.id for target in node.targets if isinstance(target, ast.Name)}
     return set()
+
+
+def made_core(stmt: ast.stmt, prefix: str) -> bool:
+    """Whether ``stmt`` is ``name = value`` or ``value``, where ``name`` and every
+    name in ``value`` start with ``prefix`` (temporaries, helpers, constants:
+    never the user's), and ``value`` is made of calls of them and ints::
+
+        _us_item_1 = _us_next(_us_iter_1, _us_loop_end)     # made core
+        _us_t_1 = _us_getattr(x, _us_s_y)                   # not: x is the user's
+    """
+    kind = type(stmt)
+    if kind is ast.Assign:
+        targets = stmt.targets
+        if len(targets) != 1 or type(targets[0]) is not ast.Name or not targets[0].id.startswith(prefix):
+            return False
+    elif kind is not ast.Expr:
+        return False
+    todo = [stmt.value]
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind is ast.Call:
+            if node.keywords:
+                return False
+            todo.append(node.func)
+            todo += node.args
+        elif kind is ast.Name:
+            if not node.id.startswith(prefix):
+                return False
+        elif kind is not ast.Constant or type(node.value) is not int:
+            return False
+    return True
 
 
 def _child_slots(node: ast.AST) -> list[Slot]:

@@ -1,0 +1,99 @@
+"""The lowering's own machinery: what it may leave as a rule made it."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import copy
+import inspect
+
+import pytest
+
+from unsugar import desugar
+from unsugar.lowering import Lowerer, made_core
+
+PREFIX = "_us_"
+
+
+@pytest.mark.parametrize("source", [
+    "_us_item_1 = _us_next(_us_iter_1, _us_loop_end)",
+    "_us_flag_1 = 0",
+    "_us_list_append(_us_result_1, _us_t_1)",
+    "_us_t_1 = _us_text_of(0x6869, 2)",
+    "_us_t_1 = _us_f(_us_g(_us_h(1)))",
+])
+def test_made_core_statements(source: str) -> None:
+    assert made_core(ast.parse(source).body[0], PREFIX)
+
+
+@pytest.mark.parametrize("source", [
+    "_us_t_1 = _us_getattr(x, _us_s_y)",      # a name of the user's
+    "x = _us_next(_us_iter_1)",               # stored in a name of the user's
+    "_us_t_1 = _us_f(*_us_args_1)",           # a starred argument
+    "_us_t_1 = _us_f(key=_us_v_1)",           # a keyword
+    "_us_t_1 = _us_f(1.5)",                   # a float constant
+    "_us_t_1 = _us_f(True)",                  # a bool: True, not an int
+    "_us_t_1 = _us_f('text')",                # a str constant
+    "_us_t_1 = _us_a.b",                      # an attribute
+    "_us_t_1 = _us_u_1 = 0",                  # two targets
+    "_us_t_1 += 1",                           # not an assignment
+    "if _us_t_1: _us_f()",                    # a compound statement
+])
+def test_statements_not_made_core(source: str) -> None:
+    assert not made_core(ast.parse(source).body[0], PREFIX)
+
+
+#: programs whose rules make statements in module, class and function
+#: bodies, comprehensions, loops, ``with``, ``try``, ``match`` and a class's
+#: private names
+PROGRAMS = """
+import contextlib
+class Base:
+    __slots__ = ()
+class C(Base):
+    __private = [x for x in range(3) if x]
+    for __i in range(2):
+        total = __i
+    def m(self, items, *rest):
+        with contextlib.suppress(KeyError) as s, open(__file__) as f:
+            for a, (b, *c) in items:
+                try:
+                    self.__x = {k: v for k, v in zip(a, b)}
+                except (KeyError, TypeError) as e:
+                    del e
+                finally:
+                    yield from rest
+        match items:
+            case [C(), *others] if others: return others
+            case {"k": v, **kw}: return v, kw
+        return f"{self!r:>{len(items)}}", lambda q=1: q + self.__x
+for item in [1, 2]:
+    del item
+"""
+
+
+def test_a_statement_made_core_lowers_to_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``rule_block`` takes as it is, lowering would have given back
+    unchanged: each such statement is lowered too, and compared."""
+    rule_block = Lowerer.rule_block
+    seen: list[str] = []
+    changed: list[tuple[str, list[str]]] = []
+
+    def checked(self: Lowerer, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        for stmt in stmts:
+            if made_core(stmt, self.unit.names.prefix):
+                text = ast.dump(stmt)
+                again = [ast.dump(out) for out in self.stmt(copy.deepcopy(stmt))]
+                seen.append(text)
+                if again != [text]:
+                    changed.append((text, again))
+        return rule_block(self, stmts)
+
+    monkeypatch.setattr(Lowerer, "rule_block", checked)
+    sources = [PROGRAMS, inspect.getsource(contextlib), inspect.getsource(ast)]
+    for source in sources:
+        for semantics in ("python", "native"):
+            desugar(source, semantics=semantics)
+    assert len(seen) > 500
+    assert changed == []
+
