@@ -14,9 +14,11 @@ beside them. Between two regions it calls ``operator.call`` (which unsugar
 never calls), where callgrind dumps its counts (``--dump-before``): each
 dump is one region.
 
-Counts are not time: allocating, freeing and cache misses make unsugar's
-time ratio higher than its instruction ratio. Use this to compare two
-versions of the code, ``throughput.py`` for the time a user sees.
+Counts are not time: the floor's parsing is C code, which runs more
+instructions per cycle than the interpreter runs Python, and cache misses
+weigh more in unsugar's larger trees, so its time ratio is higher than its
+instruction ratio. Use this to compare two versions of the code,
+``throughput.py`` for the time a user sees.
 """
 
 from __future__ import annotations
