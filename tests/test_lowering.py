@@ -97,3 +97,21 @@ def test_a_statement_made_core_lowers_to_itself(monkeypatch: pytest.MonkeyPatch)
     assert len(seen) > 500
     assert changed == []
 
+
+
+def test_name_rules_apply_to_marked_names_alone() -> None:
+    """A name with none of the name rules' marks is lowered without asking
+    them (``Lowerer.expr``): each name rule says its mark, and applies to no
+    name without it."""
+    from unsugar.lowering import _name_marks, _rule_tables
+    from unsugar.trees import GLOBAL_MARK, UNBOUND_MARK
+
+    rules = _rule_tables(frozenset())[0][ast.Name]
+    assert sorted(_name_marks(frozenset())) == sorted([UNBOUND_MARK, GLOBAL_MARK])
+    for rule in rules:
+        for ctx in (ast.Load(), ast.Store(), ast.Del()):
+            assert not rule.applies(ast.Name("x", ctx))
+        marked = ast.Name("x", ast.Load())
+        setattr(marked, rule.marked, "local")
+        assert rule.applies(marked)
+    assert _name_marks(frozenset({"del-name-read"})) == (GLOBAL_MARK,)

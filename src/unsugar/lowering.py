@@ -241,6 +241,15 @@ def _rule_tables(keep: frozenset[str]) -> tuple[RuleTable, RuleTable]:
     return tables["expr"], tables["stmt"]
 
 
+@cache
+def _name_marks(keep: frozenset[str]) -> tuple[str, ...] | None:
+    """The marks the name rules apply to (:attr:`Rule.marked`): a name with
+    none of them is left to no rule. None if a name rule may apply to any name."""
+    rules = _rule_tables(keep)[0].get(ast.Name, [])
+    marks = tuple(rule.marked for rule in rules if rule.marked is not None)
+    return marks if len(marks) == len(rules) else None
+
+
 class Lowerer:
     """Lowers one module; the ``cx`` every rule receives."""
 
@@ -250,6 +259,7 @@ class Lowerer:
         self.scopes: list[Scope] = []
         self.expression_depth = 0  # expressions being lowered around the current one
         self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
+        self._name_marks = _name_marks(unit.keep)
 
     # ------------------------------------------------------------------ API
     @property
@@ -691,7 +701,23 @@ class Lowerer:
     def expr(self, node: ast.expr) -> ast.expr:
         """Lower an expression; statements it needs go to the prelude. The
         temporaries a part of the expression consumed are released when that
-        part is computed; those of the whole expression, with its statement."""
+        part is computed; those of the whole expression, with its statement.
+
+        An int, and a name no rule applies to where names are variables (no
+        namespace, no annotation scope), are core already: a name is only
+        mangled, in place."""
+        kind = type(node)
+        if kind is ast.Constant:
+            if type(node.value) is int:
+                return node
+        elif kind is ast.Name and self._name_marks is not None:
+            scope = self.scopes[-1]
+            if scope.namespace is None and scope.annotations is None:
+                for mark in self._name_marks:
+                    if hasattr(node, mark):
+                        break
+                else:
+                    return _mangled(node, scope)
         root = self.expression_depth == 0
         mark = len(self.pre)
         self.expression_depth += 1
@@ -723,9 +749,7 @@ class Lowerer:
         rule = self._expr_rule(node)
         if rule is None:
             if kind is ast.Name:
-                if scope.mangled is None or node.id in scope.mangled:
-                    node.id = mangle(node.id, scope.class_name)
-                return node
+                return _mangled(node, scope)
             if kind is ast.Constant:
                 return node
         else:
@@ -823,6 +847,13 @@ def _binds(node: ast.stmt) -> set[str]:
     if isinstance(node, ast.Assign):
         return {target.id for target in node.targets if isinstance(target, ast.Name)}
     return set()
+
+
+def _mangled(node: ast.Name, scope: Scope) -> ast.Name:
+    """``node``, its name mangled in place where ``scope`` mangles it."""
+    if scope.mangled is None or node.id in scope.mangled:
+        node.id = mangle(node.id, scope.class_name)
+    return node
 
 
 def made_core(stmt: ast.stmt, prefix: str) -> bool:

@@ -49,6 +49,9 @@ class Rule:
     applies: Callable[[ast.AST], bool] = field(default=lambda node: True)
     custom_order: bool = False
     family: str = ""
+    #: an expression rule that applies only to a node carrying this attribute
+    #: (set by the module's scope analysis): a node without it is not asked
+    marked: str | None = None
 
 
 RULES: dict[str, Rule] = {}
@@ -76,14 +79,16 @@ def expr_rule(
     reference: str,
     applies: Callable[[Any], bool] | None = None,
     custom_order: bool = False,
+    marked: str | None = None,
 ) -> Callable[[Callable[..., ast.expr]], Callable[..., ast.expr]]:
-    """Register an expression rule (see module docstring)."""
+    """Register an expression rule (see module docstring); ``marked``: the
+    rule applies only to a node with that attribute (``applies`` says when)."""
 
     def decorate(func: Callable[..., ast.expr]) -> Callable[..., ast.expr]:
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "expr", nodes, func,
-                applies or (lambda node: True), custom_order, _family(func),
+                applies or (lambda node: True), custom_order, _family(func), marked,
             )
         )
         return func

@@ -114,6 +114,7 @@ def lower_del_name(node: ast.Delete, cx: Lowerer) -> list[ast.stmt]:
     "    print(_us_local_value(x, _us_s_x))",
     reference="executionmodel.html#resolution-of-names",
     applies=lambda node: isinstance(node.ctx, ast.Load) and hasattr(node, UNBOUND_MARK),
+    marked=UNBOUND_MARK,
 )
 def lower_checked_read(node: ast.Name, cx: Lowerer) -> ast.expr:
     name = cx.mangle(node.id)
