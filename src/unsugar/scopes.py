@@ -2,8 +2,9 @@
 
 Each scope of the input (the module, a class body, a def or lambda, a
 comprehension, an annotation scope) becomes an :class:`AnalysedScope`: the
-names it binds, deletes and declares, and the reads in it. The analysis marks the
-nodes later rules ask about, so that they need not walk the input again:
+names it binds, deletes and declares, and the reads in it. The analysis
+marks the nodes later rules ask about, so that they need not walk the
+input again:
 
 - each class, ``CLASS_FACTS_MARK``: its ``self.x`` stores
   (``__static_attributes__``) and whether its ``__class__`` cell is looked for;
