@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> None:
         totals = counts(out, json.loads(labels.read_text()))
     lines = sum(path.read_text(encoding="utf-8", errors="replace").count("\n") for path in paths)
     unsugar = sum(totals[phase] for phase in PHASES)
-    print(f"modules:  {len(paths)} (every {args.step}th of the slice), {lines:,} lines")
+    which = "the whole slice" if args.step == 1 else f"one in {args.step} of the slice"
+    print(f"modules:  {len(paths)} ({which}), {lines:,} lines")
     print(f"floor:    {totals['floor']:15,} instructions (ast.parse + ast.unparse of the input)")
     print(f"unsugar:  {unsugar:15,} instructions, {unsugar / totals['floor']:.2f}x the floor")
     for phase in PHASES:
