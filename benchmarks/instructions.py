@@ -115,7 +115,9 @@ def main(argv: list[str] | None = None) -> None:
         totals = counts(out, json.loads(labels.read_text()))
     lines = sum(path.read_text(encoding="utf-8", errors="replace").count("\n") for path in paths)
     unsugar = sum(totals[phase] for phase in PHASES)
-    which = "the whole slice" if args.step == 1 else f"one in {args.step} of the slice"
+    which = "the slice" if not args.only else "modules named " + " or ".join(args.only)
+    if args.step > 1:
+        which = f"one in {args.step} of {which}"
     print(f"modules:  {len(paths)} ({which}), {lines:,} lines")
     print(f"floor:    {totals['floor']:15,} instructions (ast.parse + ast.unparse of the input)")
     print(f"unsugar:  {unsugar:15,} instructions, {unsugar / totals['floor']:.2f}x the floor")
