@@ -34,6 +34,7 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
+from unsugar.scopes import marked
 from unsugar.trees import (
     NAMES_BOUND,
     REBOUND_MARK,
@@ -115,17 +116,17 @@ def function_declarations(
 ) -> tuple[set[str], set[str], frozenset[str]]:
     """The names ``node``'s body declares ``global`` and ``nonlocal`` (as
     :func:`declarations` finds them), and its stable parameters: those
-    (mangled) that nothing in the body binds, nested scopes included (see
-    :func:`bound_names`). Reading a stable parameter gives the same object at
-    any time, so it need not be evaluated first (``self`` in ``self.x = f()``)."""
+    (mangled) that nothing in the body binds, nested scopes included (what
+    the scope analysis marks, ``REBOUND_MARK``). Reading a stable parameter
+    gives the same object at any time, so it need not be evaluated first
+    (``self`` in ``self.x = f()``)."""
     arguments = node.args
     parameters = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     parameters.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
     global_names, nonlocal_names = declarations(body, class_name)
-    if parameters:  # (the module's analysis has marked each def and lambda of the input)
-        rebound = getattr(node, REBOUND_MARK, None)
-        parameters -= bound_names(body) if rebound is None else rebound
+    if parameters:
+        parameters -= marked(node, REBOUND_MARK)
     return global_names, nonlocal_names, frozenset(mangle(name, class_name) for name in parameters)
 
 

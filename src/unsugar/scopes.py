@@ -101,6 +101,17 @@ def analyse_scopes(body: list[ast.stmt]) -> list[AnalysedScope]:
     return _Analysis().run(body)
 
 
+def marked(node: ast.AST, mark: str) -> Any:
+    """What the analysis marked ``node`` (a class, def or lambda) with: the
+    module's analysis marks every one of the input; one a rule made, which it
+    never saw, is analysed alone."""
+    facts = getattr(node, mark, None)
+    if facts is None:
+        analyse_scopes([node if isinstance(node, ast.stmt) else ast.Expr(node)])  # type: ignore[arg-type]
+        facts = getattr(node, mark)
+    return facts
+
+
 class _Analysis:
     """Scopes, their bindings, deletions and reads (a small ``symtable``): the
     nodes of each scope are walked in turn, by a handler per node type that

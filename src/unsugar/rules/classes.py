@@ -42,7 +42,7 @@ from unsugar.lowering import PROLOGUES, Lowerer, Scope, declarations, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
-from unsugar.scopes import analyse_scopes
+from unsugar.scopes import marked
 from unsugar.trees import CLASS_FACTS_MARK, block_fields, children, walk
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
@@ -478,8 +478,4 @@ def class_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
     ``__class__`` cell is to be looked for. The module's scope analysis marks
     every class of the input (``CLASS_FACTS_MARK``); a class a rule made is
     analysed alone."""
-    facts = getattr(node, CLASS_FACTS_MARK, None)
-    if facts is None:
-        analyse_scopes([node])
-        facts = getattr(node, CLASS_FACTS_MARK)
-    return facts
+    return marked(node, CLASS_FACTS_MARK)
