@@ -9,7 +9,7 @@ import inspect
 
 import pytest
 
-from unsugar import desugar
+from unsugar import desugar, lowering
 from unsugar.lowering import Lowerer, made_core
 
 PREFIX = "_us_"
@@ -115,3 +115,56 @@ def test_name_rules_apply_to_marked_names_alone() -> None:
         setattr(marked, rule.marked, "local")
         assert rule.applies(marked)
     assert _name_marks(frozenset({"del-name-read"})) == (GLOBAL_MARK,)
+
+
+#: children that emit statements after siblings that must be saved first: in
+#: a call's arguments, starred and keyword ones, a subscript, a slice's
+#: optional bounds, a dict display, a tuple, an f-string's fields
+SPILLS = """
+def g(): return 1
+def f(*a, **k): return a, k
+x = [1, 2]
+print(f(g(), x and g(), *x, k=g() or 2, **{'z': x or 1}))
+print(x[g():(g() and 2)], x[:g() or 1:], {g(): x and 1, **{}}, (g(), g() if x else 0))
+print(f"{g()}{x and 3!r:>{g() or 4}}", [g(), *(x or ()), x or 0])
+"""
+
+
+def test_children_lowered_as_by_their_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lowerer made for a node class (``_children_lowerer``) writes what
+    lowering by the slots (``Lowerer.lower_slots``) writes, spills included."""
+    sources = [SPILLS, PROGRAMS, inspect.getsource(contextlib), inspect.getsource(ast)]
+    made = {source: desugar(source) for source in sources}
+    monkeypatch.setattr(lowering, "_CHILDREN_LOWERERS", dict.fromkeys(lowering._CHILDREN_LOWERERS))
+    monkeypatch.setattr(lowering, "_children_lowerer", lambda cls: Lowerer.lower_slots)
+    for source in sources:
+        assert desugar(source) == made[source]
+    assert set(lowering._CHILDREN_LOWERERS.values()) == {Lowerer.lower_slots}
+
+
+class _Recorder:
+    """A lowerer that records the expressions it is asked to lower."""
+
+    lower_slots = Lowerer.lower_slots
+
+    def __init__(self) -> None:
+        self.pre: list[ast.stmt] = []
+        self.lowered: list[str] = []
+
+    def expr(self, node: ast.expr) -> ast.expr:
+        self.lowered.append(ast.unparse(node))
+        return node
+
+
+def test_a_node_a_rule_made_without_a_field_is_lowered_by_its_slots() -> None:
+    """A rule may make a node without one of its fields (``keywords``), or
+    with None for a list: its children are lowered all the same."""
+    lower_call = lowering._children_lowerer(ast.Call)
+    call = ast.Call(ast.Name("f", ast.Load()), [ast.Name("x", ast.Load())], [])
+    del call.keywords
+    recorder = _Recorder()
+    lower_call(recorder, call)
+    assert recorder.lowered == ["f", "x"]
+    call.args, call.keywords, recorder.lowered = None, [ast.keyword("k", ast.Name("y", ast.Load()))], []
+    lower_call(recorder, call)
+    assert recorder.lowered == ["f", "y"]

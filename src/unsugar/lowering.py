@@ -814,7 +814,16 @@ class Lowerer:
         return b.copy_location(lowered, node)
 
     def lower_children(self, node: ast.AST) -> None:
-        """Lower the sub-expressions of ``node`` in place, in evaluation order."""
+        """Lower the sub-expressions of ``node`` in place, in evaluation order
+        (by a function made for its class: :func:`_children_lowerer`)."""
+        lower = _CHILDREN_LOWERERS.get(type(node))
+        if lower is None:
+            lower = _CHILDREN_LOWERERS[type(node)] = _children_lowerer(type(node))
+        lower(self, node)
+
+    def lower_slots(self, node: ast.AST) -> None:
+        """:meth:`lower_children` by the slots of ``node`` (:func:`_child_slots`),
+        for a class with no lowerer of its own."""
         done: list[Slot] = []
         for slot in _child_slots(node):
             owner, name, index = slot
@@ -959,6 +968,67 @@ def _slots_function(cls: type) -> Callable[[ast.AST], list[Slot]]:
 
 #: per node class: the function that lists its slots (:func:`_child_slots`)
 _SLOTS: dict[type, Callable[[ast.AST], list[Slot]]] = {}
+
+
+def _children_lowerer(cls: type) -> Callable[[Lowerer, Any], None]:
+    """The function that lowers the sub-expressions of a node of class
+    ``cls`` in place, made from its ASDL signature. It does what
+    :meth:`Lowerer.lower_slots` does, without listing the slots::
+
+        BinOp(expr left, operator op, expr right)  ->
+            left, right = node.left, node.right
+            done = 0
+            if left is not None:
+                mark = len(pre)
+                node.left = expr(left)
+                done += 1
+            if right is not None:
+                mark = len(pre)
+                node.right = expr(right)
+                if done and len(pre) > mark:       # right emitted statements:
+                    lowerer._spill_before(_child_slots(node)[:done], mark)
+                done += 1
+
+    A node without a field its signature names (made by a rule) is lowered
+    by its slots.
+    """
+    fields = None if cls in (ast.Dict, ast.JoinedStr) else asdl_fields(cls)
+    lowered = [(kind, mark, name) for kind, mark, name in fields or ()
+               if kind == "expr" or kind == "keyword" and mark == "*"]
+    if not lowered:
+        return Lowerer.lower_slots
+    spill = [
+        "    if done and len(pre) > mark:",
+        "        lowerer._spill_before(_child_slots(node)[:done], mark)",
+        "    done += 1",
+    ]
+    lines = [f"{name}_ = node.{name}" for _, _, name in lowered]
+    body = ["pre = lowerer.pre", "expr = lowerer.expr", "done = 0"]
+    for kind, mark, name in lowered:
+        if kind == "keyword":
+            body += [f"for item in {name}_ or ():", "    mark = len(pre)", "    item.value = expr(item.value)", *spill]
+        elif mark == "*":
+            body += [f"for i in range(len({name}_ or ())):", "    mark = len(pre)",
+                     f"    {name}_[i] = expr({name}_[i])", *spill]
+        else:
+            body += [f"if {name}_ is not None:", "    mark = len(pre)",
+                     f"    node.{name} = expr({name}_)", *spill]
+    label = f"lower_children_of_{cls.__name__}"
+    source = "\n".join([
+        f"def {label}(lowerer, node):",
+        "    try:",
+        *(f"        {line}" for line in lines),
+        "    except AttributeError:",
+        "        return lowerer.lower_slots(node)",
+        *(f"    {line}" for line in body),
+    ])
+    namespace: dict[str, Any] = {"_child_slots": _child_slots}
+    exec(compile(source, f"<{label}>", "exec"), namespace)
+    return namespace[label]
+
+
+#: per node class: the function that lowers its sub-expressions (:func:`_children_lowerer`)
+_CHILDREN_LOWERERS: dict[type, Callable[[Lowerer, Any], None]] = {}
 
 
 def _get(slot: Slot) -> ast.expr:
