@@ -37,7 +37,7 @@ from pathlib import Path
 from throughput import PHASES, STDLIB, modules
 
 from unsugar.cli import decode
-from unsugar.pipeline import Compilation, check_compiles, collector_paused, rewriting_text
+from unsugar.pipeline import Compilation, check_compiles, collector_paused, rewriting_text, written
 
 REGIONS = ("floor", *PHASES)
 
@@ -70,7 +70,7 @@ def child(paths: list[Path], labels_file: Path) -> None:
                 mark("control")
                 compilation.link()
                 mark("linking")
-                compilation.text()
+                written(compilation, text)
                 del tree, compilation
                 mark("writing")
     labels_file.write_text(json.dumps(labels))

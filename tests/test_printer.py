@@ -92,3 +92,23 @@ def test_text_written_from_known_parts_is_the_trees_text(module):
     ``desugar_tree`` gives has those items and prints the same."""
     source = (STDLIB / module).read_text()
     assert desugar(source) == printer.unparse(desugar_tree(ast.parse(source))) + "\n"
+
+
+def test_a_spent_tree_is_written_the_same_and_its_bodies_emptied():
+    """With ``spend`` the text is the same; every body is left empty (its
+    statements freed as they are written)."""
+    tree = desugar_tree(ast.parse((STDLIB / "textwrap.py").read_text()))
+    bodies = [node.body for node in ast.walk(tree) if isinstance(getattr(node, "body", None), list)]
+    text = printer.unparse(tree)
+    assert len(bodies) > 100 and all(bodies)
+    assert printer.unparse(tree, spend=True) == text
+    assert not any(bodies)
+
+
+def test_spending_a_tree_leaves_what_the_next_module_shares_whole():
+    """The runtime's helpers, made once per process, are shared by every
+    module's output: writing one output spends none of them."""
+    first = desugar("import re\nprint(re.sub('a', 'b', f'{1:>3}') + 'c')\n")
+    for semantics in ("python", "native"):
+        desugar((STDLIB / "textwrap.py").read_text(), semantics=semantics)
+    assert desugar("import re\nprint(re.sub('a', 'b', f'{1:>3}') + 'c')\n") == first

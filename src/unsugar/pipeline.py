@@ -113,11 +113,28 @@ class Compilation:
             raise _too_deep(deep.args[0]) from None
         return text + "\n" if text else ""
 
-    def _print(self, known: Known, mark: Callable[[list[ast.stmt], Known], Known] | None) -> str:
+    def spent_text(self) -> str | None:
+        """The output source as :meth:`text` writes it, the tree freed as it is
+        written (``printer.unparse`` with ``spend``): the compilation is spent.
+        None where the tree had to change first (defs nested too deep to write,
+        :meth:`_hoist`): the tree is spent all the same. Kept sugar is written
+        by :meth:`text`."""
+        if self.unit.keep:
+            return self.text()
+        known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
+        try:
+            text = self._print(known, None, spend=True)
+        except (printer.TooDeep, printer.NotCore):
+            return None
+        return text + "\n" if text else ""
+
+    def _print(
+        self, known: Known, mark: Callable[[list[ast.stmt], Known], Known] | None, spend: bool = False
+    ) -> str:
         known = {**known, **{key: partial(_literal_text, literal) for key, literal in self.literals.items()}}
         if mark is not None:
             known = mark(self.body, known)
-        return printer.unparse(ast.Module(body=self.body, type_ignores=[]), known)
+        return printer.unparse(ast.Module(body=self.body, type_ignores=[]), known, spend)
 
     def _hoist(self) -> None:
         """Link again with the runtime's ``hoisted``, and hoist the defs that
@@ -224,6 +241,18 @@ def _compiled(
     return compilation
 
 
+def written(compilation: Compilation, source: str, filename: str = "<string>") -> str:
+    """The text of ``compilation``, its tree spent as it is written
+    (:meth:`Compilation.spent_text`); where the tree had to change first, the
+    text of ``source`` compiled again with the same options."""
+    text = compilation.spent_text()
+    if text is None:
+        unit = compilation.unit
+        again = _compiled(ast.parse(source, filename), unit.keep, compilation.runtime, unit.semantics, source)
+        text = again.text()
+    return text
+
+
 def check_compiles(tree: ast.Module, filename: str, source: str | None = None) -> None:
     """Raise the ``SyntaxError`` CPython's compiler raises for ``tree`` (what
     parsing accepts but compiling does not: ``return`` outside a function,
@@ -279,7 +308,7 @@ def desugar(
         with rewriting_text():
             tree = ast.parse(source, filename)
             check_compiles(tree, filename, source)
-            text = _compiled(tree, keep, runtime, semantics, source).text()
+            text = written(_compiled(tree, keep, runtime, semantics, source), source, filename)
             del tree  # before the collector resumes: its first pass would walk every node left
             return text
 
