@@ -33,3 +33,24 @@ def test_every_runtime_piece_defines_a_name(semantics: str) -> None:
 
     runtime = compiled_runtime("_us_", semantics)
     assert not [(piece.module, ast.unparse(piece.stmt)[:80]) for piece in runtime.pieces if not piece.defines]
+
+
+def test_the_runtimes_constants_are_made_and_written_once() -> None:
+    """Each module's text shares the runtime's ``name = value`` statements,
+    and their text: both made once per process."""
+    import ast
+
+    from unsugar.pipeline import Compilation
+
+    runtime = compiled_runtime("_us_", "python")
+    shared = {id(stmt): name for name, stmt in runtime.constant_statements.items()}
+    assert len(shared) == len(runtime.constants)
+    for source in ("print(1 + 2)\n", "x = [a for a in 'bc' if a == 'b']\n"):
+        compilation = Compilation(ast.parse(source), source=source)
+        compilation.lower()
+        compilation.control()
+        compilation.link()
+        used = [stmt for stmt in ast.walk(ast.Module(compilation.body, [])) if id(stmt) in shared]
+        assert len(used) > 10
+        assert all(id(stmt) in runtime.known for stmt in used)
+        assert all(runtime.known[id(stmt)](1) is runtime.known[id(stmt)](1) for stmt in used)

@@ -77,8 +77,12 @@ class CompiledRuntime:
     #: the runtime's own constants by name, and the prefixed names each refers to
     constants: dict[str, Constant] = dataclasses.field(default_factory=dict)
     constant_uses: dict[str, set[str]] = dataclasses.field(default_factory=dict)
-    #: for the printer: ``id(piece.stmt) -> text at an indent``, each made once
+    #: for the printer: ``id(stmt) -> text at an indent``, each made once, for
+    #: the pieces' statements and the constants'
     known: dict[int, Callable[[int], str]] = dataclasses.field(default_factory=dict)
+    #: ``name = value`` of each constant, by name: what every module's text
+    #: that needs the constant shares
+    constant_statements: dict[str, ast.Assign] = dataclasses.field(default_factory=dict)
     #: the closure of each runtime name a module has needed so far
     closures: dict[str, Closure] = dataclasses.field(default_factory=dict)
     #: the names each piece defines, and the constants' names -> the bit in a :class:`Closure`
@@ -123,6 +127,10 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
     runtime.known = {
         id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
     }
+    for name, entry in runtime.constants.items():
+        stmt = runtime.constant_statements[name] = b.assign(name, entry.value)
+        text = entry.statement_text if entry.items is not None else partial(printer.statements, [stmt])
+        runtime.known[id(stmt)] = cache(text)
     runtime.piece_bit = {name: 1 << i for i, piece in enumerate(runtime.pieces) for name in piece.defines}
     runtime.constant_bit = {name: 1 << i for i, name in enumerate(runtime.constants)}
     return runtime
@@ -263,8 +271,15 @@ def link(
     pieces = _members(runtime.pieces, closure.pieces)
     boot = [p.stmt for p in pieces if p.module == "bootstrap"]
     rest = [p.stmt for p in pieces if p.module != "bootstrap"]
-    consts = []
-    for entry in [*_members(list(runtime.constants.values()), closure.constants), *own.values()]:
+    shared = _members(list(runtime.constants.values()), closure.constants)
+    if literals is not None:  # the runtime's constants are made and written once
+        consts = [runtime.constant_statements[entry.name] for entry in shared]
+        literals.update((id(stmt), entry) for stmt, entry in zip(consts, shared, strict=True)
+                        if entry.items is not None)
+        made = list(own.values())
+    else:
+        consts, made = [], [*shared, *own.values()]
+    for entry in made:
         assign = b.assign(entry.name, entry.value if literals is not None else entry.complete())
         if literals is not None and entry.items is not None:
             literals[id(assign)] = entry

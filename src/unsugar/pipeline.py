@@ -20,7 +20,6 @@ import gc
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import partial
 from typing import TypeVar
 
 from unsugar import control, hoisting, linker, printer, sections
@@ -131,7 +130,7 @@ class Compilation:
     def _print(
         self, known: Known, mark: Callable[[list[ast.stmt], Known], Known] | None, spend: bool = False
     ) -> str:
-        known = {**known, **{key: partial(_literal_text, literal) for key, literal in self.literals.items()}}
+        known = {**known, **{key: literal.statement_text for key, literal in self.literals.items()}}
         if mark is not None:
             known = mark(self.body, known)
         return printer.unparse(ast.Module(body=self.body, type_ignores=[]), known, spend)
@@ -142,11 +141,6 @@ class Compilation:
         self.unit.helper("hoisted")
         self._link()
         self.body = hoisting.hoist(self.body, self.unit)
-
-
-def _literal_text(literal: Constant, indent: int) -> str:
-    """The text of ``name = text(104, 105)`` at ``indent``, as the printer writes it."""
-    return f"\n{'    ' * indent}{literal.name} = {literal.source()}"
 
 
 def _too_deep(stmt: ast.stmt) -> SyntaxError:

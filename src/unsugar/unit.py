@@ -61,6 +61,11 @@ class Constant:
             self._source = f"{self.value.func.id}({codes})"  # type: ignore[attr-defined]
         return self._source
 
+    def statement_text(self, indent: int) -> str:
+        """The text of ``name = value`` at ``indent``, as the printer writes it,
+        made from the items (:meth:`source`)."""
+        return f"\n{'    ' * indent}{self.name} = {self.source()}"
+
     def _codes(self) -> Iterable[int]:
         """The items of a literal: a str's code points, a bytes' octets."""
         assert self.items is not None
