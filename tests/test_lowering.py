@@ -168,3 +168,16 @@ def test_a_node_a_rule_made_without_a_field_is_lowered_by_its_slots() -> None:
     call.args, call.keywords, recorder.lowered = None, [ast.keyword("k", ast.Name("y", ast.Load()))], []
     lower_call(recorder, call)
     assert recorder.lowered == ["f", "y"]
+
+
+def test_a_class_body_def_holds_none_of_the_class_once_lowered() -> None:
+    """The class rule's body def carries what lowering it needs (the class's
+    input among it) until it is lowered, and no longer: the input is freed
+    then, not with the whole output."""
+    from unsugar.pipeline import Compilation
+
+    source = "class C:\n    x = 1\n    def f(self):\n        return self.x\nclass D(C): pass\n"
+    compilation = Compilation(ast.parse(source), source=source)
+    compilation.lower()
+    assert len(compilation.unit.class_bodies) == 2
+    assert not any(hasattr(body_def, "class_body") for body_def in compilation.unit.class_bodies)

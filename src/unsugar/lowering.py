@@ -625,6 +625,7 @@ class Lowerer:
         """
         class_body = getattr(node, "class_body", None)
         if class_body is not None:  # made by the class rule
+            del node.class_body  # (it holds the class's input: freed once lowered, not with the output)
             return class_body.lower(node, self)
         shown = getattr(node, "shown_name", node.name)
         name = self.mangle(node.name)
