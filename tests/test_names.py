@@ -8,7 +8,7 @@ import pytest
 from difftest import assert_same
 
 from unsugar import desugar
-from unsugar.names import prefix_of_text
+from unsugar.names import NameAllocator, prefix_of_text
 
 CASES = {
     # source -> the prefix of the output's names
@@ -37,3 +37,17 @@ def test_the_text_names_the_prefix_only_when_it_spells_no_temporary() -> None:
     assert prefix_of_text("_us_x = 1\n") is None  # (the tree decides: _us1_)
     assert prefix_of_text("# _us_\n") is None  # (the tree decides: _us_)
     assert prefix_of_text("_\uff55s_x = 1\n") is None  # not ASCII: NFKC may make _us_
+
+
+def test_fixed_names_and_temporaries_are_answered_once() -> None:
+    """A fixed name is one string however often it is asked for; a name has
+    the shape of a temporary, or not, the same each time it is asked."""
+    names = NameAllocator(set(), "_us_")
+    assert names.fixed("len") == "_us_len" and names.fixed("len") is names.fixed("len")
+    temporary = names.temp("t")
+    for _ in range(2):
+        assert names.is_temporary(temporary)
+        assert names.is_temporary("_us_item_12")
+        assert not names.is_temporary("_us_len")
+        assert not names.is_temporary("_us__3")  # no hint
+        assert not names.is_temporary("item_1")  # not the prefix

@@ -89,6 +89,10 @@ class NameAllocator:
         self._counters: dict[str, int] = {}
         #: every temporary handed out, in order (what a piece of lowering made)
         self.allocated: list[str] = []
+        #: the answers of :meth:`fixed` and :meth:`is_temporary` so far (each
+        #: name is asked about many times: one string for each fixed name)
+        self._fixed: dict[str, str] = {}
+        self._temporary: dict[str, bool] = {}
 
     def temp(self, hint: str = "t") -> str:
         """A new temporary, ``<prefix><hint>_<n>``, unique in the module."""
@@ -99,12 +103,19 @@ class NameAllocator:
 
     def is_temporary(self, name: str) -> bool:
         """Whether ``name`` has the shape of a temporary, ``<prefix><hint>_<n>``."""
-        head, _, number = name.rpartition("_")
-        return name.startswith(self.prefix) and number.isdigit() and len(head) > len(self.prefix)
+        known = self._temporary.get(name)
+        if known is None:
+            head, _, number = name.rpartition("_")
+            known = self._temporary[name] = \
+                name.startswith(self.prefix) and number.isdigit() and len(head) > len(self.prefix)
+        return known
 
     def fixed(self, name: str) -> str:
         """The module-wide name of a helper or constant called ``name``."""
-        return f"{self.prefix}{name}"
+        fixed = self._fixed.get(name)
+        if fixed is None:
+            fixed = self._fixed[name] = f"{self.prefix}{name}"
+        return fixed
 
     def for_string(self, value: str) -> str:
         """A readable name for an interned string constant."""
