@@ -49,8 +49,8 @@ def split_body(module: list[ast.stmt], unit: Unit) -> None:
     outer = module[0]
     assert isinstance(outer, ast.FunctionDef)
     name = unit.names.fixed("body")
-    at = next(i for i, stmt in enumerate(outer.body)
-              if isinstance(stmt, ast.FunctionDef) and stmt.name == name)
+    at = next(i for i in range(len(outer.body) - 1, -1, -1)  # (the body def is near the end)
+              if isinstance(outer.body[i], ast.FunctionDef) and outer.body[i].name == name)
     body_def = outer.body[at]
     statements, drops = body_def.body, []
     if type(statements[0]) is ast.Try:  # drops the loops' iterators on an exception
