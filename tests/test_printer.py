@@ -1,6 +1,7 @@
 """The core printer writes what ``ast.unparse`` writes, but big integers in hexadecimal."""
 
 import ast
+import copy
 import sysconfig
 import textwrap
 from pathlib import Path
@@ -97,7 +98,8 @@ def test_text_written_from_known_parts_is_the_trees_text(module):
 def test_a_spent_tree_is_written_the_same_and_its_bodies_emptied():
     """With ``spend`` the text is the same; every body is left empty (its
     statements freed as they are written)."""
-    tree = desugar_tree(ast.parse((STDLIB / "textwrap.py").read_text()))
+    # (a copy: the runtime's statements in the tree are the process's, shared)
+    tree = copy.deepcopy(desugar_tree(ast.parse((STDLIB / "textwrap.py").read_text())))
     bodies = [node.body for node in ast.walk(tree) if isinstance(getattr(node, "body", None), list)]
     text = printer.unparse(tree)
     assert len(bodies) > 100 and all(bodies)
