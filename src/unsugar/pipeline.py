@@ -99,18 +99,17 @@ class Compilation:
         """The output source (:mod:`unsugar.printer`; the runtime's text is made
         once). ``mark(body, known)``, if given, is what the printer is given for
         ``known`` (:mod:`unsugar.annotate` writes lines of its own with it)."""
-        known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
         try:
             try:
-                text = self._print(known, mark)
+                return self._print(mark)
             except printer.TooDeep:
                 self._hoist()
-                text = self._print(known, mark)
+                return self._print(mark)
         except printer.NotCore:  # sugar kept
             text = ast.unparse(self.module())
+            return text + "\n" if text else ""
         except printer.TooDeep as deep:
             raise _too_deep(deep.args[0]) from None
-        return text + "\n" if text else ""
 
     def spent_text(self) -> str | None:
         """The output source as :meth:`text` writes it, the tree freed as it is
@@ -120,20 +119,19 @@ class Compilation:
         by :meth:`text`."""
         if self.unit.keep:
             return self.text()
-        known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
         try:
-            text = self._print(known, None, spend=True)
+            return self._print(None, spend=True)
         except (printer.TooDeep, printer.NotCore):
             return None
-        return text + "\n" if text else ""
 
-    def _print(
-        self, known: Known, mark: Callable[[list[ast.stmt], Known], Known] | None, spend: bool = False
-    ) -> str:
+    def _print(self, mark: Callable[[list[ast.stmt], Known], Known] | None, spend: bool = False) -> str:
+        """The printer's text of the output, with its last newline."""
+        known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
         known = {**known, **{key: literal.statement_text for key, literal in self.literals.items()}}
         if mark is not None:
             known = mark(self.body, known)
-        return printer.unparse(ast.Module(body=self.body, type_ignores=[]), known, spend)
+        text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known, spend)
+        return text + "\n" if text else ""
 
     def _hoist(self) -> None:
         """Link again with the runtime's ``hoisted``, and hoist the defs that
