@@ -1014,18 +1014,10 @@ def _children_lowerer(cls: type) -> Callable[[Lowerer, Any], None]:
         else:
             body += [f"if {name}_ is not None:", "    mark = len(pre)",
                      f"    node.{name} = expr({name}_)", *spill]
-    label = f"lower_children_of_{cls.__name__}"
-    source = "\n".join([
-        f"def {label}(lowerer, node):",
-        "    try:",
-        *(f"        {line}" for line in lines),
-        "    except AttributeError:",
-        "        return lowerer.lower_slots(node)",
-        *(f"    {line}" for line in body),
-    ])
-    namespace: dict[str, Any] = {"_child_slots": _child_slots}
-    exec(compile(source, f"<{label}>", "exec"), namespace)
-    return namespace[label]
+    return compiled_for_class(
+        f"lower children of {cls.__name__}", lines, Lowerer.lower_slots, after=body,
+        parameters=("lowerer", "node"), caught=AttributeError, names={"_child_slots": _child_slots},
+    )
 
 
 #: per node class: the function that lowers its sub-expressions (:func:`_children_lowerer`)

@@ -89,19 +89,27 @@ def _compile_children(class_name: str, marked: list[tuple[str, str]]) -> _Childr
     return compiled_for_class(f"children of {class_name}", body, _any_children)
 
 
-def compiled_for_class(label: str, lines: list[str], fallback: Callable[[Any], T]) -> Callable[[Any], T]:
-    """A function of ``node`` whose body is ``lines``, made once for a node
-    class (named ``label`` in tracebacks); a node without a field the lines
-    read, or with something else there, is given to ``fallback``."""
+def compiled_for_class(
+    label: str, lines: list[str], fallback: Callable[..., T], *, after: list[str] | None = None,
+    parameters: tuple[str, ...] = ("node",), caught: type | tuple[type, ...] = (AttributeError, TypeError),
+    names: dict[str, Any] | None = None,
+) -> Callable[..., T]:
+    """A function of ``parameters`` whose body is ``lines``, then ``after``,
+    made once for a node class (named ``label`` in tracebacks); where
+    ``lines`` raise one of ``caught`` (a node without a field they read, or
+    with something else there), ``fallback(*parameters)`` is returned
+    instead. ``names`` are the globals ``lines`` and ``after`` use."""
     name = label.replace(" ", "_")
+    arguments = ", ".join(parameters)
     source = "\n".join([
-        f"def {name}(node):",
+        f"def {name}({arguments}):",
         "    try:",
         *(f"        {line}" for line in lines),
-        "    except (AttributeError, TypeError):",
-        "        return fallback(node)",
+        "    except caught:",
+        f"        return fallback({arguments})",
+        *(f"    {line}" for line in after or ()),
     ])
-    namespace: dict[str, Any] = {"fallback": fallback}
+    namespace: dict[str, Any] = {"fallback": fallback, "caught": caught, **(names or {})}
     exec(compile(source, f"<{label}>", "exec"), namespace)
     return namespace[name]
 
