@@ -82,13 +82,19 @@ def expr_rule(
     marked: str | None = None,
 ) -> Callable[[Callable[..., ast.expr]], Callable[..., ast.expr]]:
     """Register an expression rule (see module docstring); ``marked``: the
-    rule applies only to a node with that attribute (``applies`` says when)."""
+    rule applies only to a node with that attribute, and where ``applies``
+    says so."""
+
+    def marked_and_applies(node: ast.AST) -> bool:
+        return hasattr(node, marked) and (applies is None or applies(node))  # type: ignore[arg-type]
+
+    test = marked_and_applies if marked is not None else applies or (lambda node: True)
 
     def decorate(func: Callable[..., ast.expr]) -> Callable[..., ast.expr]:
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "expr", nodes, func,
-                applies or (lambda node: True), custom_order, _family(func), marked,
+                test, custom_order, _family(func), marked,
             )
         )
         return func

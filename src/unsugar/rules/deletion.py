@@ -113,7 +113,7 @@ def lower_del_name(node: ast.Delete, cx: Lowerer) -> list[ast.stmt]:
     after="def f():\n    x = 1\n    x = _us_unbind_local(x, _us_s_x)\n"
     "    print(_us_local_value(x, _us_s_x))",
     reference="executionmodel.html#resolution-of-names",
-    applies=lambda node: isinstance(node.ctx, ast.Load) and hasattr(node, UNBOUND_MARK),
+    applies=lambda node: isinstance(node.ctx, ast.Load),
     marked=UNBOUND_MARK,
 )
 def lower_checked_read(node: ast.Name, cx: Lowerer) -> ast.expr:

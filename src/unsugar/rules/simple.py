@@ -47,7 +47,7 @@ def lower_global(node: ast.Global, cx: Lowerer) -> list[ast.stmt]:
     before="def f():\n    n = 0\n    def g():\n        global n\n        return n",
     after="def f():\n    n = 0\n    def g():\n        return _us_global_value(_us_s_n)",
     reference="simple_stmts.html#the-global-statement",
-    applies=lambda node: isinstance(node.ctx, ast.Load) and hasattr(node, GLOBAL_MARK),
+    applies=lambda node: isinstance(node.ctx, ast.Load),
     marked=GLOBAL_MARK,
 )
 def lower_global_read(node: ast.Name, cx: Lowerer) -> ast.expr:
