@@ -953,18 +953,30 @@ def _slots_function(cls: type) -> Callable[[ast.AST], list[Slot]]:
     special = {ast.Dict: _dict_slots, ast.JoinedStr: _joined_slots}.get(cls)
     if special is not None:
         return special  # type: ignore[return-value]
-    fields = asdl_fields(cls)
+    fields = _subexpression_fields(cls)
     if fields is None:
         return _any_slots
     lines = ["out = []"]
     for kind, mark, name in fields:
-        if kind == "expr" and mark == "*":
-            lines.append(f"out += [(node, {name!r}, i) for i in range(len(node.{name}))]")
-        elif kind == "expr":
-            lines += [f"if node.{name} is not None:", f"    out.append((node, {name!r}, None))"]
-        elif kind == "keyword" and mark == "*":
+        if kind == "keyword":
             lines.append(f"out += [(item, 'value', None) for item in node.{name}]")
+        elif mark == "*":
+            lines.append(f"out += [(node, {name!r}, i) for i in range(len(node.{name}))]")
+        else:
+            lines += [f"if node.{name} is not None:", f"    out.append((node, {name!r}, None))"]
     return compiled_for_class(f"slots of {cls.__name__}", [*lines, "return out"], _any_slots)
+
+
+def _subexpression_fields(cls: type) -> list[tuple[str, str, str]] | None:
+    """The fields of node class ``cls`` that hold its sub-expressions, from
+    its ASDL signature (each one's type, mark and name): an expression, one
+    or None, a list of them, a list of keywords (their values). None for a
+    class without a signature."""
+    fields = asdl_fields(cls)
+    if fields is None:
+        return None
+    return [(kind, mark, name) for kind, mark, name in fields
+            if kind == "expr" or kind == "keyword" and mark == "*"]
 
 
 #: per node class: the function that lists its slots (:func:`_child_slots`)
@@ -993,9 +1005,7 @@ def _children_lowerer(cls: type) -> Callable[[Lowerer, Any], None]:
     A node without a field its signature names (made by a rule) is lowered
     by its slots.
     """
-    fields = None if cls in (ast.Dict, ast.JoinedStr) else asdl_fields(cls)
-    lowered = [(kind, mark, name) for kind, mark, name in fields or ()
-               if kind == "expr" or kind == "keyword" and mark == "*"]
+    lowered = None if cls in (ast.Dict, ast.JoinedStr) else _subexpression_fields(cls)
     if not lowered:
         return Lowerer.lower_slots
     spill = [
