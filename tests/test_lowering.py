@@ -181,3 +181,72 @@ def test_a_class_body_def_holds_none_of_the_class_once_lowered() -> None:
     compilation.lower()
     assert len(compilation.unit.class_bodies) == 2
     assert not any(hasattr(body_def, "class_body") for body_def in compilation.unit.class_bodies)
+
+
+
+def _reads_bound_at_the_top(compilation) -> list[ast.Name]:
+    """The reads of helpers and builtins in the output's def ``f``."""
+    unit = compilation.unit
+    top = {unit.names.fixed(name) for name in unit.helpers | unit.builtins}
+    [function] = [node for stmt in compilation.body for node in ast.walk(stmt)
+                  if type(node) is ast.FunctionDef and node.body and type(node.body[-1]) is ast.Return]
+    return [node for node in ast.walk(function)
+            if type(node) is ast.Name and type(node.ctx) is ast.Load and node.id in top]
+
+
+def test_reads_of_helpers_are_one_node_each_in_text_a_node_each_in_a_tree() -> None:
+    """Writing text, all the reads of a helper or builtin are one
+    node (fewer nodes to make and free); in a tree, where each node gets the
+    position of its own read, every read is a node of its own. The text is
+    the same (``test_text_written_from_known_parts_is_the_trees_text``)."""
+    from unsugar.pipeline import Compilation, rewriting_text
+
+    source = "def f(a, b):\n    return a.x + b.x + getattr(a, 'z') + getattr(b, 'z')\n"
+    with rewriting_text():
+        text = Compilation(ast.parse(source), source=source)
+        text.lower()
+    reads = _reads_bound_at_the_top(text)
+    names = {node.id for node in reads}
+    assert len(reads) > len(names) >= 2
+    assert len({id(node) for node in reads}) == len(names)
+    tree = Compilation(ast.parse(source), source=source)
+    tree.lower()
+    reads = _reads_bound_at_the_top(tree)
+    assert len({id(node) for node in reads}) == len(reads) > len(names)
+
+
+FLOW = """
+def f(xs):
+    t = 0
+    for x in xs:
+        if x > 1:
+            t = t + g(x) * h(x)
+        elif x:
+            break
+        t = t + 1
+    return t
+"""
+
+
+def _flag_nodes(compilation, ctx: type) -> list[ast.Name]:
+    """The reads (``ctx`` Load) or stores of the flow's flags in the output."""
+    return [node for stmt in compilation.body for node in ast.walk(stmt)
+            if type(node) is ast.Name and type(node.ctx) is ctx and node.id in ("_us_run", "_us_if4")]
+
+
+@pytest.mark.parametrize("ctx", [ast.Load, ast.Store])
+def test_the_flows_flags_are_one_node_per_name_and_context_in_text(ctx: type) -> None:
+    """The flags the control flow sets and tests (``run``, an if's flag) are
+    one node per name and context where text is written; a node each in a tree."""
+    from unsugar.pipeline import Compilation, rewriting_text
+
+    with rewriting_text():
+        text = Compilation(ast.parse(FLOW), source=FLOW)
+        text.lower()
+        text.control()
+    nodes = _flag_nodes(text, ctx)
+    assert len(nodes) > 4 and len({id(node) for node in nodes}) == 2
+    tree = Compilation(ast.parse(FLOW), source=FLOW)
+    tree.lower()
+    tree.control()
+    assert len({id(node) for node in _flag_nodes(tree, ctx)}) == len(_flag_nodes(tree, ctx)) == len(nodes)

@@ -246,12 +246,12 @@ class Flow:
         ``.0``), kept with it. ``hidden_locals`` are dropped too (the variables
         of a comprehension CPython runs inline)."""
         self.iterators.append([])
-        with self.level_of("scope", start=b.int_(1)) as root:
+        with self.level_of("scope", start=self.unit.number(1)) as root:
             self.block(stmts)
             if self.returns.pending:
                 root.boundary = None
                 self._resume(self.returns, stmts[0])
-                self.out.insert(0, b.assign(self.returns.pending["return"], b.int_(0)))
+                self.out.insert(0, self.store(self.returns.pending["return"], self.unit.number(0)))
         self._finish_outlined()
         iterators = self.iterators.pop()
         if self.kind != "function" or not self.fits(self.max_depth + 1):
@@ -286,7 +286,7 @@ class Flow:
             self.out.append(b.while_(b.int_(0), [b.assign(name, b.int_(0)) for name in sorted(bound)]))
 
     def _drop(self, iterators: list[str]) -> list[ast.stmt]:
-        return [b.assign(name, self.unit.helper("none")) for name in iterators]
+        return [self.store(name, self.unit.helper("none")) for name in iterators]
 
     # ------------------------------------------------------------- writing
     def append(self, stmt: ast.stmt) -> None:
@@ -341,14 +341,16 @@ class Flow:
         self, flag: str, body: list[ast.stmt], where: ast.AST | None = None
     ) -> tuple[ast.Assign, ast.While]:
         """``run = flag`` / ``while run: run = 0; body``: ``body`` once if ``flag``
-        is set. Its own nodes stand at ``where``'s position, if it has one: built
-        there, with their fields in order (keywords take twice as long), as the
-        flow writes a segment for every few statements."""
+        is set. Its statements stand at ``where``'s position, if it has one:
+        built there, with their fields in order (keywords take twice as long),
+        as the flow writes a segment for every few statements. Their names and
+        ints are the unit's (:meth:`Unit.read`): one node each where text is
+        written, placed as their statement in a tree."""
         at = position(where)
-        run = self.run
-        start = ast.Assign([ast.Name(run, b.STORE, **at)], ast.Name(flag, b.LOAD, **at), **at)
-        clear = ast.Assign([ast.Name(run, b.STORE, **at)], ast.Constant(0, **at), **at)
-        return start, ast.While(ast.Name(run, b.LOAD, **at), [clear, *body], [], **at)
+        run, unit = self.run, self.unit
+        start = ast.Assign([unit.stored(run)], unit.read(flag), **at)
+        clear = ast.Assign([unit.stored(run)], unit.number(0), **at)
+        return start, ast.While(unit.read(run), [clear, *body], [], **at)
 
     def _outline(self, level: Level, stmt: ast.stmt) -> None:
         """A segment where one more block would pass CPython's limit: a
@@ -362,8 +364,8 @@ class Flow:
         name = self.unit.names.temp("segment")
         body = [stmt]
         define = b.copy_location(b.function(name, [], body), stmt)
-        call = b.copy_location(b.expr(b.call(self.unit.helper("call_if"), b.load(level.flag), b.load(name))),
-                               stmt)
+        call_if = b.call(self.unit.helper("call_if"), self.unit.read(level.flag), b.load(name))
+        call = b.copy_location(b.expr(call_if), stmt)
         self.out.extend((define, call))
         self.outlined.append(Outlined(define, self.out, level.flag))
         self.open = (level, body, call)
@@ -415,7 +417,7 @@ class Flow:
             return b.int_(1)
         assert level.flag is not None
         level.reads += 1
-        return b.load(level.flag)
+        return self.unit.read(level.flag)
 
     # -------------------------------------------------------------- levels
     def level_of(
@@ -448,13 +450,34 @@ class Flow:
         if level.own and len(level.segments) == 1 and level.reads == 0:
             where, start, segment = level.segments[0]
             del where[_last_index(where, start)]  # the one segment consumes the flag
-            segment.test = b.load(level.flag)
-            segment.body[0] = b.assign(level.flag, b.int_(0))
+            segment.test = self.unit.read(level.flag)
+            segment.body[0] = self.store(level.flag, self.unit.number(0))
             if level.test is not None and self._holds_object(level.test.value):
                 # a false test's value dies here, as CPython pops it, not at the flag's next use
-                where.insert(_last_index(where, segment) + 1, _cleared(level.flag, level.test))
+                where.insert(_last_index(where, segment) + 1, self._cleared(level.flag, level.test))
         elif level.test is not None and self._holds_object(level.test.value):
             level.test.value = b.call(self.unit.builtin("bool"), level.test.value)
+
+    def store(self, name: str, value: ast.expr) -> ast.Assign:
+        """``name = value``, to a flag or temporary (one node for its stores, :meth:`Unit.stored`)."""
+        return b.assign_to(self.unit.stored(name), value)
+
+    def assign_at(self, name: str, value: ast.expr | int, where: ast.AST) -> ast.Assign:
+        """``name = value`` (an int: its constant) at ``where``'s position, as
+        ``b.copy_location(b.assign(name, value), where)`` gives it but built there
+        (flags set and cleared are most of what the flow writes)."""
+        at = position(where)
+        value = self.unit.number(value) if type(value) is int else b.copy_location(value, where)
+        return ast.Assign([self.unit.stored(name)], value, **at)
+
+    def _cleared(self, flag: str, test: ast.Assign) -> ast.stmt:
+        """``flag = 0`` after the ``while`` of an ``if`` whose flag is set by
+        ``test``, on no line a tracer would see as a new one: the if's own when
+        the whole statement is one line (its body's, and the code a rule made
+        from one line's), else none (the body's last line is not the if's)."""
+        if getattr(test, "lineno", None) == getattr(test, "end_lineno", None):  # (or unplaced, as the if)
+            return self.assign_at(flag, 0, test)
+        return b.unlined(self.store(flag, self.unit.number(0)))
 
     def _holds_object(self, value: ast.expr) -> bool:
         """Whether a flag set to ``value`` may hold an object that should die
@@ -485,9 +508,9 @@ class Flow:
         under a level that may be off it starts as a copy of that level's flag."""
         if self.level.guarded:
             flag = self.unit.names.fixed(f"go{len(self.levels) + 1}")
-            self.append(_assign_at(flag, self.read(self.level), where))
+            self.append(self.assign_at(flag, self.read(self.level), where))
             return self.level_of(kind, flag=flag, **options)
-        return self.level_of(kind, start=b.int_(1), **options)
+        return self.level_of(kind, start=self.unit.number(1), **options)
 
     # --------------------------------------------------------------- blocks
     def block(self, stmts: list[ast.stmt]) -> None:
@@ -497,7 +520,7 @@ class Flow:
 
     def new_block(self, stmts: list[ast.stmt], kind: str = "kept", cost: int = 1) -> list[ast.stmt]:
         """Lower ``stmts`` as the body of a new block; never empty."""
-        with self.into([], cost) as out, self.level_of(kind, start=b.int_(1)):
+        with self.into([], cost) as out, self.level_of(kind, start=self.unit.number(1)):
             self.block(stmts)
         return out or [b.nothing()]
 
@@ -563,7 +586,7 @@ class Flow:
         flag = self.unit.names.fixed(f"if{depth}")
         pending = self.unit.names.fixed(f"else{depth}") if node.orelse else None
         if pending is not None:
-            self.append_early(_assign_at(pending, self.read(self.level), node))
+            self.append_early(self.assign_at(pending, self.read(self.level), node))
         arm, prelude = node, None
         while True:
             if prelude is None:
@@ -575,7 +598,7 @@ class Flow:
                     set_flag = self._arm_test(flag, arm)
             with self.level_of("if", flag=flag, test=set_flag, own=True):
                 if pending is not None:
-                    self.emit(_assign_at(pending, 0, arm))
+                    self.emit(self.assign_at(pending, 0, arm))
                 self.block(arm.body)
             orelse = arm.orelse
             if not orelse:
@@ -593,8 +616,8 @@ class Flow:
     def _arm_test(self, flag: str, arm: ast.If) -> ast.Assign:
         """Write ``flag = test`` of an arm (``flag = 0`` first, if the arm may be skipped)."""
         if self.level.guarded:
-            self.append_early(_assign_at(flag, 0, arm))
-        set_flag = _assign_at(flag, arm.test, arm)
+            self.append_early(self.assign_at(flag, 0, arm))
+        set_flag = self.assign_at(flag, arm.test, arm)
         self.emit(set_flag)
         return set_flag
 
@@ -630,7 +653,7 @@ class Flow:
 
         def test(statements: list[ast.stmt], value: ast.expr) -> None:
             self.block(statements)
-            self.emit(_assign_at(loop.flag, value, node))
+            self.emit(self.assign_at(loop.flag, value, node))
 
         loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"),
                     iterator=getattr(node, LOOP_ITERATOR, None))
@@ -642,16 +665,16 @@ class Flow:
             self.append(b.copy_location(b.while_(node.test, inside), node))
         else:
             if guarded:
-                self.append_early(_assign_at(loop.flag, 0, node))
+                self.append_early(self.assign_at(loop.flag, 0, node))
             test(prelude, node.test)
             if self._holds_object(node.test):
                 # the test's value dies once tested, as CPython pops it: not kept
                 # by the flag while the body runs, nor after the loop
-                inside.insert(0, _assign_at(loop.flag, 1, node))
-                self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
-                self.append(_assign_at(loop.flag, 0, node))
+                inside.insert(0, self.assign_at(loop.flag, 1, node))
+                self.append(b.copy_location(b.while_(self.unit.read(loop.flag), inside), node))
+                self.append(self.assign_at(loop.flag, 0, node))
             else:
-                self.append(b.copy_location(b.while_(b.load(loop.flag), inside), node))
+                self.append(b.copy_location(b.while_(self.unit.read(loop.flag), inside), node))
         self._loop_else(node.orelse, iteration)
 
     def _ForLoop(self, node: ForLoop) -> None:
@@ -666,18 +689,18 @@ class Flow:
 
         def fetch() -> None:
             item = b.call(self.unit.builtin("next"), b.load(node.iterator), self.unit.helper("loop_end"))
-            self.emit(_assign_at(node.item, item, getattr(node, "step_at", node)))
+            self.emit(self.assign_at(node.item, item, getattr(node, "step_at", node)))
             if loop.stops or guarded:
-                self.emit(_assign_at(loop.flag, more(), node))
+                self.emit(self.assign_at(loop.flag, more(), node))
 
         def write() -> None:
             inside, iteration = self._loop(node, loop, fetch, force=True)
             if guarded:
-                self.append_early(_assign_at(loop.flag, 0, node))
+                self.append_early(self.assign_at(loop.flag, 0, node))
             fetch()
-            test = b.load(loop.flag) if loop.stops or guarded else more()
+            test = self.unit.read(loop.flag) if loop.stops or guarded else more()
             self.append(b.copy_location(b.while_(test, inside), node))
-            self.append(_assign_at(node.iterator, self.unit.helper("none"), node))
+            self.append(self.assign_at(node.iterator, self.unit.helper("none"), node))
             self._loop_else(node.orelse, iteration)
 
         guarded = self.level.guarded
@@ -696,7 +719,7 @@ class Flow:
         with self.into([]) as inside, self.level_of("loop", loop=loop) as iteration:
             self.loops.append((iteration, loop))
             try:
-                with self.level_of("body", start=b.int_(1)):
+                with self.level_of("body", start=self.unit.number(1)):
                     self.block(node.body)
             finally:
                 self.loops.pop()
@@ -705,7 +728,7 @@ class Flow:
                 step()
         if iteration.flag is not None or (node.orelse and self.level.guarded):
             name = self.flag_of(iteration, "nobreak")
-            self.append_early(_assign_at(name, start, node))
+            self.append_early(self.assign_at(name, start, node))
         return inside, iteration
 
     def _loop_else(self, orelse: list[ast.stmt], iteration: Level) -> None:
@@ -723,10 +746,10 @@ class Flow:
         ``return`` through a ``finally``, an outer loop's ``break``) clears the
         body's flag, and the loop must stop: the body ends with ``if not
         flag: break``."""
-        with self.into([]) as out, self.level_of("kept", start=b.int_(1)) as body:
+        with self.into([]) as out, self.level_of("kept", start=self.unit.number(1)) as body:
             self.block(stmts)
         if body.flag is not None:
-            out.append(b.if_(b.not_(b.load(body.flag)), [ast.Break()]))
+            out.append(b.if_(b.not_(self.unit.read(body.flag)), [ast.Break()]))
         return out or [b.nothing()]
 
     def _kept_while(self, node: ast.While, prelude: list[ast.stmt]) -> None:
@@ -818,7 +841,7 @@ class Flow:
                 flag = level.boundary.pending.get(kind)
                 if flag is None:
                     flag = level.boundary.pending[kind] = self.unit.names.temp(kind[:3])
-                out.append(_assign_at(flag, 1, where))
+                out.append(self.assign_at(flag, 1, where))
                 break
         for stmt in out:
             self.emit(stmt)
@@ -842,14 +865,14 @@ class Flow:
             box = self.unit.names.temp("rv")
             out += self._boxed(box, value, where)
             value = b.call(self.unit.method("list", "pop"), b.load(box))
-        out += [_assign_at(name, self.unit.helper("none"), where) for name in iterators]
+        out += [self.assign_at(name, self.unit.helper("none"), where) for name in iterators]
         out.append(b.copy_location(ast.Return(value=value), where))
         return out
 
     def _boxed(self, box: str, value: ast.expr, where: ast.AST) -> list[ast.stmt]:
         """``box = list(); list.append(box, value)``: ``list.pop(box)`` takes it out."""
         append = b.call(self.unit.method("list", "append"), b.load(box), value)
-        return [_assign_at(box, b.call(self.unit.builtin("list")), where),
+        return [self.assign_at(box, b.call(self.unit.builtin("list")), where),
                 b.copy_location(b.expr(append), where)]
 
     def _leave(self, level: Level, where: ast.AST) -> list[ast.stmt]:
@@ -859,7 +882,7 @@ class Flow:
         if level.loop is not None:
             level.loop.stops = True
             clears.append(level.loop.flag)
-        return [_assign_at(n, 0, where) for n in clears]
+        return [self.assign_at(n, 0, where) for n in clears]
 
     # ---------------------------------------------------------------- try
     def _Try(self, node: ast.Try) -> None:
@@ -897,7 +920,7 @@ class Flow:
         with self.child_level("boundary", where, boundary=boundary), self.into(out):
             self.block(body)
         for flag in boundary.pending.values():
-            self.append_early(_assign_at(flag, 0, where))
+            self.append_early(self.assign_at(flag, 0, where))
         return out or [b.nothing()], self.iterators.pop()
 
     def _resume(self, boundary: Boundary, where: ast.AST) -> None:
@@ -940,7 +963,7 @@ class Flow:
         so / exit(None, None, None)`` on every other way out."""
         depth = len(self.levels) + 1
         normal = self.unit.names.fixed(f"ok{depth}")
-        self.append(_assign_at(normal, self.read(self.level), node))
+        self.append(self.assign_at(normal, self.read(self.level), node))
         boundary = Boundary()
         none = self.unit.helper("none")
 
@@ -950,8 +973,8 @@ class Flow:
                 b.starred(b.call(self.unit.helper("context_exit_arguments")))])
             handler = self.handler([
                 *getattr(node, "unwound", ()),
-                b.assign(normal, b.int_(0)),
-                b.assign(node.enter, none),
+                self.store(normal, self.unit.number(0)),
+                self.store(node.enter, none),
                 b.copy_location(b.if_(exit_error, [], [ast.Raise(exc=None, cause=None)]), node),
             ], iterators)
             self.append(b.copy_location(b.try_except(body, handler), node))
@@ -959,7 +982,7 @@ class Flow:
                 self.emit(b.copy_location(b.expr(b.call(b.load(node.exit), none, none, none)), node))
 
         self.outlined_if_deep(write, node)
-        self.append(_assign_at(node.exit, none, node))
+        self.append(self.assign_at(node.exit, none, node))
         self._resume(boundary, node)
 
     # -------------------------------------------------------------- scopes
@@ -1038,15 +1061,6 @@ def _yields(stmts: list[ast.stmt], awaits: bool = True) -> bool:
     return False
 
 
-def _assign_at(name: str, value: ast.expr | int, where: ast.AST) -> ast.Assign:
-    """``name = value`` (an int: its constant) at ``where``'s position, as
-    ``b.copy_location(b.assign(name, value), where)`` gives it but built there
-    (flags set and cleared are most of what the flow writes)."""
-    at = position(where)
-    value = ast.Constant(value, **at) if type(value) is int else b.copy_location(value, where)
-    return ast.Assign([ast.Name(name, b.STORE, **at)], value, **at)
-
-
 def _last_index(stmts: list[ast.stmt], stmt: ast.stmt) -> int:
     """Where ``stmt`` is in ``stmts``, looked for from the end: the statements
     a level revisits were written last, and a long block must not be scanned
@@ -1055,16 +1069,6 @@ def _last_index(stmts: list[ast.stmt], stmt: ast.stmt) -> int:
         if stmts[at] is stmt:
             return at
     raise ValueError("statement not in its block")
-
-
-def _cleared(flag: str, test: ast.Assign) -> ast.stmt:
-    """``flag = 0`` after the ``while`` of an ``if`` whose flag is set by
-    ``test``, on no line a tracer would see as a new one: the if's own when
-    the whole statement is one line (its body's, and the code a rule made
-    from one line's), else none (the body's last line is not the if's)."""
-    if getattr(test, "lineno", None) == getattr(test, "end_lineno", None):  # (or unplaced, as the if)
-        return _assign_at(flag, 0, test)
-    return b.unlined(b.assign(flag, b.int_(0)))
 
 
 def _is_flag(value: ast.expr) -> bool:

@@ -17,6 +17,7 @@ from typing import Protocol, TypeGuard
 
 from unsugar import builder as b
 from unsugar.names import NameAllocator, input_names
+from unsugar.trees import is_placing
 
 #: ``"104, "`` for each octet, of which the items of most literals are written
 _ITEM_TEXT = [f"{octet}, " for octet in range(256)]
@@ -41,6 +42,8 @@ class Constant:
     value: ast.expr
     items: str | bytes | None = None
     _source: str | None = field(default=None, init=False, repr=False, compare=False)
+    #: the one node of every read of ``name``, where reads are shared (:attr:`Unit.shared_reads`)
+    read: ast.Name | None = field(default=None, init=False, repr=False, compare=False)
 
     def complete(self) -> ast.expr:
         """``value`` with its items (for a tree of the output)."""
@@ -108,6 +111,12 @@ class Unit:
     #: the class bodies' defs, whose code runs in their namespace
     #: (:func:`unsugar.namespaces.run_in_namespace`, once linked)
     class_bodies: list[ast.FunctionDef] = field(default_factory=list)
+    #: where no node is placed (text is written), one node for all the reads
+    #: of each helper or builtin: fewer nodes to make and free. In a tree each
+    #: read has a position of its own: None, a node per read.
+    shared_reads: dict[str, ast.Name] | None = None
+    shared_stores: dict[str, ast.Name] | None = None
+    shared_numbers: dict[int, ast.Constant] | None = None
 
     def note(self, rule_id: str, node: ast.AST) -> None:
         """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""
@@ -124,6 +133,8 @@ class Unit:
         taken = input_names(tree) if prefix is None else set()
         unit = cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
         unit.opening = opening_of(tree)
+        if not is_placing():
+            unit.shared_reads, unit.shared_stores, unit.shared_numbers = {}, {}, {}
         features = [alias.name for stmt in unit.opening if is_future(stmt) for alias in stmt.names]
         unit.future_annotations = "annotations" in features
         unit.future_flags = FUTURE_CODE_FLAGS & functools.reduce(
@@ -133,12 +144,46 @@ class Unit:
     def helper(self, name: str) -> ast.Name:
         """A reference to the runtime helper ``name``."""
         self.helpers.add(name)
-        return b.load(self.names.fixed(name))
+        return self.read(self.names.fixed(name))
 
     def builtin(self, name: str) -> ast.Name:
         """A reference to builtin ``name``, captured before user code runs."""
         self.builtins.add(name)
-        return b.load(self.names.fixed(name))
+        return self.read(self.names.fixed(name))
+
+    def read(self, name: str) -> ast.Name:
+        """A read of ``name``, a helper, builtin, temporary or flag: where nodes
+        are not placed, one node shared by every read of the name
+        (:attr:`shared_reads`); else a new node, placed as its parent."""
+        reads = self.shared_reads
+        if reads is None:
+            return b.load(name)
+        node = reads.get(name)
+        if node is None:
+            node = reads[name] = b.load(name)
+        return node
+
+    def stored(self, name: str) -> ast.Name:
+        """A store to temporary or flag ``name``, as :meth:`read` reads it
+        (for a statement nothing renames)."""
+        stores = self.shared_stores
+        if stores is None:
+            return b.store(name)
+        node = stores.get(name)
+        if node is None:
+            node = stores[name] = b.store(name)
+        return node
+
+    def number(self, value: int) -> ast.Constant:
+        """The int ``value`` (a flag's), as :meth:`read` reads a name: one node
+        where nodes are not placed."""
+        numbers = self.shared_numbers
+        if numbers is None:
+            return ast.Constant(value)
+        node = numbers.get(value)
+        if node is None:
+            node = numbers[value] = ast.Constant(value)
+        return node
 
     def intern(self, key: object, name: Callable[[], str], value: Callable[[], ast.expr]) -> ast.Name:
         """A reference to a constant computed once at the top of the module.
@@ -149,8 +194,8 @@ class Unit:
         entry = self.constants.get(key)
         if entry is None:
             entry = self.constants[key] = Constant(name(), value())
-            self.constant_names.add(entry.name)
-        return b.load(entry.name)
+            self._made(entry)
+        return entry.read or b.load(entry.name)
 
     def method(self, type_name: str, method: str) -> ast.Name:
         """The method ``method`` of builtin type ``type_name`` (``list.append``),
@@ -167,16 +212,22 @@ class Unit:
         entry = self.constants.get((str, value))
         if entry is None:
             entry = self.constants[(str, value)] = self._literal(self.names.for_string(value), "text", value)
-            self.constant_names.add(entry.name)
-        return b.load(entry.name)
+            self._made(entry)
+        return entry.read or b.load(entry.name)
 
     def octets(self, value: bytes) -> ast.Name:
         """A reference to the interned ``bytes`` constant ``value``."""
         entry = self.constants.get((bytes, value))
         if entry is None:
             entry = self.constants[(bytes, value)] = self._literal(self.names.temp("bytes"), "octets", value)
-            self.constant_names.add(entry.name)
-        return b.load(entry.name)
+            self._made(entry)
+        return entry.read or b.load(entry.name)
+
+    def _made(self, entry: Constant) -> None:
+        """Note the constant ``entry``, just made (its one read, where reads are shared)."""
+        self.constant_names.add(entry.name)
+        if self.shared_reads is not None:
+            entry.read = b.load(entry.name)
 
     def _literal(self, name: str, helper: str, value: str | bytes) -> Constant:
         """``name = text(104, 105)`` / ``octets(104, 105)`` (the items kept

@@ -35,7 +35,7 @@ def subscript_key(node: ast.expr, cx: Lowerer) -> ast.expr:
 
 
 def _again(value: ast.expr) -> ast.expr:
-    """A second use of a pure value (a new node: nodes are never shared)."""
+    """A second use of a pure value (a new node: a node of the input is never shared)."""
     return copy_tree(value)
 
 
