@@ -135,6 +135,22 @@ def test_standard_input_and_output() -> None:
     assert done.stdout.decode() == desugar(SUGARY)
 
 
+def test_output_dash_is_standard_output(tmp_path: Path) -> None:
+    """``-o -`` writes to standard output, as no ``-o`` does, not to a file
+    named ``-``; a directory's output cannot go there."""
+    path = tmp_path / "a.py"
+    path.write_text(SUGARY)
+    done = unsugar(str(path), "-o", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == desugar(SUGARY)
+    done = unsugar("-", "-o", "-", stdin=SUGARY.encode(), cwd=tmp_path)
+    assert done.stdout.decode() == desugar(SUGARY)
+    assert not (tmp_path / "-").exists()
+    done = unsugar(str(tmp_path), "-o", "-", cwd=tmp_path)
+    assert done.returncode == 2 and b"is a directory" in done.stderr
+    assert not (tmp_path / "-").exists()
+
+
 def test_standard_input_to_file(tmp_path: Path) -> None:
     out = tmp_path / "o.py"
     done = unsugar("-", "-o", str(out), stdin=SUGARY.encode())

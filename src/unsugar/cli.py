@@ -46,7 +46,8 @@ from unsugar.options import RUNTIMES, SEMANTICS, UnknownRuleError, check_keep, c
 if TYPE_CHECKING:
     from unsugar.registry import Rule
 
-STDIN = "-"
+#: the path that names standard input (an input) or standard output (``-o``)
+STDIN = STDOUT = "-"
 
 
 class Failure(Exception):
@@ -398,7 +399,8 @@ def desugar_parser() -> argparse.ArgumentParser:
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="a .py file, a directory, or '-' for standard input")
     parser.add_argument("-o", "--output", metavar="OUT",
-                        help="write to OUT (a file, or a directory for a directory input)")
+                        help="write to OUT (a file, '-' for standard output, or a directory "
+                        "for a directory input)")
     parser.add_argument("--in-place", action="store_true", help="rewrite the files where they are")
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff against the input instead of the output")
@@ -486,14 +488,14 @@ def desugar_command(argv: Sequence[str]) -> int:
         parser.error("several inputs need --in-place or --diff")
     (path,) = paths
     if os.path.isdir(path):
-        if not args.output:
+        if not args.output or args.output == STDOUT:
             parser.error(f"{path} is a directory: give -o OUT_DIR, --in-place or --diff")
         return run_jobs([
             Job("convert" if src.suffix == ".py" else "copy", str(src), dst)
             for src, dst in tree_jobs(Path(path), Path(args.output), settings.excludes)
         ], args)
-    target = None
-    if args.output:
+    target = None  # (standard output)
+    if args.output and args.output != STDOUT:
         target = Path(args.output)
         if target.is_dir():
             target = target / ("stdin.py" if path == STDIN else Path(path).name)
