@@ -13,7 +13,7 @@ import functools
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeGuard
+from typing import Protocol, TypeGuard, TypeVar
 
 from unsugar import builder as b
 from unsugar.names import NameAllocator, input_names
@@ -75,6 +75,22 @@ class Constant:
         return map(ord, self.items) if isinstance(self.items, str) else self.items
 
 
+K = TypeVar("K")
+N = TypeVar("N", bound=ast.AST)
+
+
+class SharedNodes(dict[K, N]):
+    """One node for each key, made by ``make(key)`` when first asked for."""
+
+    def __init__(self, make: Callable[[K], N]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: K) -> N:
+        node = self[key] = self.make(key)
+        return node
+
+
 class Recorder(Protocol):
     """What notes the rules a compilation applies (:mod:`unsugar.annotate`)."""
 
@@ -114,9 +130,9 @@ class Unit:
     #: where no node is placed (text is written), one node for all the reads
     #: of each helper or builtin: fewer nodes to make and free. In a tree each
     #: read has a position of its own: None, a node per read.
-    shared_reads: dict[str, ast.Name] | None = None
-    shared_stores: dict[str, ast.Name] | None = None
-    shared_numbers: dict[int, ast.Constant] | None = None
+    shared_reads: SharedNodes[str, ast.Name] | None = None
+    shared_stores: SharedNodes[str, ast.Name] | None = None
+    shared_numbers: SharedNodes[int, ast.Constant] | None = None
 
     def note(self, rule_id: str, node: ast.AST) -> None:
         """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""
@@ -134,7 +150,8 @@ class Unit:
         unit = cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
         unit.opening = opening_of(tree)
         if not is_placing():
-            unit.shared_reads, unit.shared_stores, unit.shared_numbers = {}, {}, {}
+            unit.shared_reads, unit.shared_stores = SharedNodes(b.load), SharedNodes(b.store)
+            unit.shared_numbers = SharedNodes(ast.Constant)
         features = [alias.name for stmt in unit.opening if is_future(stmt) for alias in stmt.names]
         unit.future_annotations = "annotations" in features
         unit.future_flags = FUTURE_CODE_FLAGS & functools.reduce(
@@ -156,34 +173,18 @@ class Unit:
         are not placed, one node shared by every read of the name
         (:attr:`shared_reads`); else a new node, placed as its parent."""
         reads = self.shared_reads
-        if reads is None:
-            return b.load(name)
-        node = reads.get(name)
-        if node is None:
-            node = reads[name] = b.load(name)
-        return node
+        return b.load(name) if reads is None else reads[name]
 
     def stored(self, name: str) -> ast.Name:
         """A store to temporary or flag ``name``, as :meth:`read` reads it
         (for a statement nothing renames)."""
         stores = self.shared_stores
-        if stores is None:
-            return b.store(name)
-        node = stores.get(name)
-        if node is None:
-            node = stores[name] = b.store(name)
-        return node
+        return b.store(name) if stores is None else stores[name]
 
     def number(self, value: int) -> ast.Constant:
-        """The int ``value`` (a flag's), as :meth:`read` reads a name: one node
-        where nodes are not placed."""
+        """The int ``value`` (a flag's), as :meth:`read` reads a name."""
         numbers = self.shared_numbers
-        if numbers is None:
-            return ast.Constant(value)
-        node = numbers.get(value)
-        if node is None:
-            node = numbers[value] = ast.Constant(value)
-        return node
+        return ast.Constant(value) if numbers is None else numbers[value]
 
     def intern(self, key: object, name: Callable[[], str], value: Callable[[], ast.expr]) -> ast.Name:
         """A reference to a constant computed once at the top of the module.
