@@ -5,8 +5,10 @@
     python benchmarks/instructions.py --only json
 
 Times on a shared machine move by a fifth from run to run, so a change that
-saves 1% cannot be seen in them. Counted instructions repeat to a few in a
-million. This script runs itself under valgrind's callgrind, which counts
+saves 1% cannot be seen in them. Counted instructions repeat exactly from
+the second run of the same code on (the first may write caches): the
+counted process runs with a fixed hash seed (with a random one, the order of
+sets, and so the work done over them, moved the counts by up to 0.5%). This script runs itself under valgrind's callgrind, which counts
 every instruction the interpreter executes: the modules are desugared once
 to warm the caches, then again phase by phase, each module's floor
 (``ast.parse`` + ``ast.unparse`` of the input, as in ``throughput.py``)
@@ -27,6 +29,7 @@ import argparse
 import ast
 import json
 import operator
+import os
 import shutil
 import subprocess
 import sys
@@ -111,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
              f"--callgrind-out-file={out}", sys.executable, __file__, "--child", str(labels),
              "--step", str(args.step), *(f"--only={text}" for text in args.only)],
             check=True, stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONHASHSEED": "0"},  # the same sets' order in every run
         )
         totals = counts(out, json.loads(labels.read_text()))
     lines = sum(path.read_text(encoding="utf-8", errors="replace").count("\n") for path in paths)
