@@ -7,9 +7,10 @@
 Times on a shared machine move by a fifth from run to run, so a change that
 saves 1% cannot be seen in them. Counted instructions repeat exactly from
 the second run of the same code on (the first may write caches): the
-counted process runs with a fixed hash seed (with a random one, the order of
-sets, and so the work done over them, moved the counts by up to 0.5%). This script runs itself under valgrind's callgrind, which counts
-every instruction the interpreter executes: the modules are desugared once
+counted process runs with a fixed hash seed (with a random one, the order
+of sets, and so the work done over them, moved the counts by up to 0.5%).
+This script runs itself under valgrind's callgrind, which counts every
+instruction the interpreter executes: the modules are desugared once
 to warm the caches, then again phase by phase, each module's floor
 (``ast.parse`` + ``ast.unparse`` of the input, as in ``throughput.py``)
 beside them. Between two regions it calls ``operator.call`` (which unsugar

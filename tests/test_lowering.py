@@ -185,9 +185,9 @@ def test_a_class_body_def_holds_none_of_the_class_once_lowered() -> None:
 
 
 def _reads_bound_at_the_top(compilation) -> list[ast.Name]:
-    """The reads of helpers and builtins in the output's def ``f``."""
+    """The reads of helpers, builtins and constants in the output's def ``f``."""
     unit = compilation.unit
-    top = {unit.names.fixed(name) for name in unit.helpers | unit.builtins}
+    top = {unit.names.fixed(name) for name in unit.helpers | unit.builtins} | unit.constant_names
     [function] = [node for stmt in compilation.body for node in ast.walk(stmt)
                   if type(node) is ast.FunctionDef and node.body and type(node.body[-1]) is ast.Return]
     return [node for node in ast.walk(function)
@@ -195,7 +195,7 @@ def _reads_bound_at_the_top(compilation) -> list[ast.Name]:
 
 
 def test_reads_of_helpers_are_one_node_each_in_text_a_node_each_in_a_tree() -> None:
-    """Writing text, all the reads of a helper or builtin are one
+    """Writing text, all the reads of a helper, builtin or constant are one
     node (fewer nodes to make and free); in a tree, where each node gets the
     position of its own read, every read is a node of its own. The text is
     the same (``test_text_written_from_known_parts_is_the_trees_text``)."""

@@ -42,8 +42,6 @@ class Constant:
     value: ast.expr
     items: str | bytes | None = None
     _source: str | None = field(default=None, init=False, repr=False, compare=False)
-    #: the one node of every read of ``name``, where reads are shared (:attr:`Unit.shared_reads`)
-    read: ast.Name | None = field(default=None, init=False, repr=False, compare=False)
 
     def complete(self) -> ast.expr:
         """``value`` with its items (for a tree of the output)."""
@@ -128,8 +126,9 @@ class Unit:
     #: (:func:`unsugar.namespaces.run_in_namespace`, once linked)
     class_bodies: list[ast.FunctionDef] = field(default_factory=list)
     #: where no node is placed (text is written), one node for all the reads
-    #: of each helper or builtin: fewer nodes to make and free. In a tree each
-    #: read has a position of its own: None, a node per read.
+    #: of each name the rewrite binds (a helper, builtin, constant or flag),
+    #: one for its stores, one for each flag's int: fewer nodes to make and
+    #: free. In a tree each has a position of its own: None, a node each.
     shared_reads: SharedNodes[str, ast.Name] | None = None
     shared_stores: SharedNodes[str, ast.Name] | None = None
     shared_numbers: SharedNodes[int, ast.Constant] | None = None
@@ -169,7 +168,7 @@ class Unit:
         return self.read(self.names.fixed(name))
 
     def read(self, name: str) -> ast.Name:
-        """A read of ``name``, a helper, builtin, temporary or flag: where nodes
+        """A read of ``name``, a helper, builtin, constant or flag: where nodes
         are not placed, one node shared by every read of the name
         (:attr:`shared_reads`); else a new node, placed as its parent."""
         reads = self.shared_reads
@@ -195,8 +194,8 @@ class Unit:
         entry = self.constants.get(key)
         if entry is None:
             entry = self.constants[key] = Constant(name(), value())
-            self._made(entry)
-        return entry.read or b.load(entry.name)
+            self.constant_names.add(entry.name)
+        return self.read(entry.name)
 
     def method(self, type_name: str, method: str) -> ast.Name:
         """The method ``method`` of builtin type ``type_name`` (``list.append``),
@@ -213,22 +212,16 @@ class Unit:
         entry = self.constants.get((str, value))
         if entry is None:
             entry = self.constants[(str, value)] = self._literal(self.names.for_string(value), "text", value)
-            self._made(entry)
-        return entry.read or b.load(entry.name)
+            self.constant_names.add(entry.name)
+        return self.read(entry.name)
 
     def octets(self, value: bytes) -> ast.Name:
         """A reference to the interned ``bytes`` constant ``value``."""
         entry = self.constants.get((bytes, value))
         if entry is None:
             entry = self.constants[(bytes, value)] = self._literal(self.names.temp("bytes"), "octets", value)
-            self._made(entry)
-        return entry.read or b.load(entry.name)
-
-    def _made(self, entry: Constant) -> None:
-        """Note the constant ``entry``, just made (its one read, where reads are shared)."""
-        self.constant_names.add(entry.name)
-        if self.shared_reads is not None:
-            entry.read = b.load(entry.name)
+            self.constant_names.add(entry.name)
+        return self.read(entry.name)
 
     def _literal(self, name: str, helper: str, value: str | bytes) -> Constant:
         """``name = text(104, 105)`` / ``octets(104, 105)`` (the items kept
