@@ -36,6 +36,7 @@ from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import Rule, load_all
 from unsugar.scopes import marked
 from unsugar.trees import (
+    DECLARED_MARK,
     NAMES_BOUND,
     REBOUND_MARK,
     asdl_fields,
@@ -114,8 +115,8 @@ class Scope:
 def function_declarations(
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, class_name: str | None
 ) -> tuple[set[str], set[str], frozenset[str]]:
-    """The names ``node``'s body declares ``global`` and ``nonlocal`` (as
-    :func:`declarations` finds them), and its stable parameters: those
+    """The names ``node``'s body declares ``global`` and ``nonlocal``
+    (:func:`declared_names`), and its stable parameters: those
     (mangled) that nothing in the body binds, nested scopes included (what
     the scope analysis marks, ``REBOUND_MARK``). Reading a stable parameter
     gives the same object at any time, so it need not be evaluated first
@@ -123,8 +124,7 @@ def function_declarations(
     arguments = node.args
     parameters = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     parameters.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
-    body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
-    global_names, nonlocal_names = declarations(body, class_name)
+    global_names, nonlocal_names = declared_names(node, class_name)
     if parameters:
         parameters -= marked(node, REBOUND_MARK)
     return global_names, nonlocal_names, frozenset(mangle(name, class_name) for name in parameters)
@@ -132,6 +132,20 @@ def function_declarations(
 
 #: Statements that open a scope of their own.
 _SCOPE_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
+
+def declared_names(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef, class_name: str | None
+) -> tuple[set[str], set[str]]:
+    """The names the body of ``node`` declares ``global`` and ``nonlocal``,
+    mangled: as the scope analysis marked them (``DECLARED_MARK``), or, for a
+    node a rule made, as :func:`declarations` finds them."""
+    declared = getattr(node, DECLARED_MARK, None)
+    if declared is None:
+        return declarations(node.body if isinstance(node.body, list) else [], class_name)
+    global_names, nonlocal_names = declared
+    return {mangle(name, class_name) for name in global_names}, \
+        {mangle(name, class_name) for name in nonlocal_names}
 
 
 def declarations(body: list[ast.stmt], class_name: str | None = None) -> tuple[set[str], set[str]]:
@@ -656,7 +670,7 @@ class Lowerer:
     def _stmt_ClassDef(self, node: ast.ClassDef) -> list[ast.stmt]:
         """A ``class`` kept as it is: its parts are lowered in place."""
         out = self._lower_eager_fields(node)
-        global_names, nonlocal_names = declarations(node.body, node.name)
+        global_names, nonlocal_names = declared_names(node, node.name)
         scope = Scope("class", self.qualname(node.name) + ".", node.name, global_names, nonlocal_names, node)
         with self.new_scope(scope):
             node.body = self.block(self.with_prologue(node.body)) or [b.nothing()]

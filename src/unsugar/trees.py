@@ -243,6 +243,9 @@ CLASS_FACTS_MARK = "unsugar_class_facts"
 #: declares, in nested scopes too (what :func:`unsugar.lowering.bound_names`
 #: finds; its parameters that none of these rebinds are stable).
 REBOUND_MARK = "unsugar_rebound"
+#: Set on a def, lambda or class by the module's scope analysis: the names its
+#: body declares ``global`` and ``nonlocal`` (two frozensets, not mangled).
+DECLARED_MARK = "unsugar_declared"
 
 #: the names a node binds by itself, by node type, besides a ``Name`` stored
 #: or deleted: an import's alias, an ``except`` handler's, a ``match``

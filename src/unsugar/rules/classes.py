@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from unsugar import builder as b
-from unsugar.lowering import PROLOGUES, Lowerer, Scope, declarations, mangle
+from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared_names, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
@@ -76,7 +76,7 @@ class ClassBody:
         cls = self.node
         name = shown_name(cls)
         qualname = cx.qualname(name)
-        global_names, nonlocal_names = declarations(cls.body, name)
+        global_names, nonlocal_names = declared_names(cls, name)
         scope = Scope("class", qualname + ".", name, global_names, nonlocal_names, cls, self.namespace)
         with cx.new_scope(scope):
             head = cx.block(self.head)
@@ -144,7 +144,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
         namespace.classdict = cx.temp("classdict")
     ns = b.load(namespace.param)
     first_line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-    declared = set().union(*declarations(node.body, name))
+    declared = set().union(*declared_names(node, name))
     head = [
         b.assign("__module__", b.load("__name__")),
         b.assign("__qualname__", ast.Constant(cx.qualname(name))),
