@@ -40,39 +40,32 @@ def _walk_held(
     is_temporary: Callable[[str], bool], none: str, flag: str,
 ) -> None:
     """Note in ``held`` each temporary ``block`` binds, and whether it may
-    still hold an object (``always``: the block runs whenever its scope does)."""
+    still hold an object (``always``: the block runs whenever its scope does).
+    A temporary holds nothing once it is set to an int, a truth flag (a call
+    of ``flag``) or None (the name ``none``)."""
     for stmt in block:
         kind = type(stmt)
         if kind is ast.Assign:
             target = stmt.targets[0]
-            if type(target) is ast.Name:
-                name = target.id
-                if is_temporary(name):
-                    if not _holds_nothing(stmt.value, none, flag):
-                        held[name] = True
-                    elif always and not ever and name in held:
+            if type(target) is ast.Name and is_temporary(name := target.id):
+                value = stmt.value
+                made = type(value)
+                if made is ast.Constant or made is ast.Name and value.id == none or made is ast.Call \
+                        and type(value.func) is ast.Name and value.func.id == flag:
+                    if always and not ever and name in held:
                         held[name] = False
-                continue
+                else:
+                    held[name] = True
+        elif kind is ast.Expr or kind is ast.Return:  # (most of the rest: no block in them)
+            continue
         elif kind is ast.FunctionDef:
             if defs and is_temporary(stmt.name):
                 held[stmt.name] = True
-            continue
         elif kind is ForLoop:
             _walk_held(stmt.body, False, held, ever, defs, is_temporary, none, flag)
             held[stmt.iterator] = False
-            continue
-        for part in block_fields(kind):  # (a handler or a case: its body, as a block's)
-            inner = getattr(stmt, part, None)
-            if inner:
-                _walk_held(inner, False, held, ever, defs, is_temporary, none, flag)
-
-
-def _holds_nothing(value: ast.expr, none: str, flag: str) -> bool:
-    """Whether ``value`` is an int, a truth flag (a call of ``flag``) or None
-    (the name ``none``): nothing to release."""
-    kind = type(value)
-    if kind is ast.Constant:
-        return True
-    if kind is ast.Name:
-        return value.id == none
-    return kind is ast.Call and type(value.func) is ast.Name and value.func.id == flag
+        else:
+            for part in block_fields(kind):  # (a handler or a case: its body, as a block's)
+                inner = getattr(stmt, part, None)
+                if inner:
+                    _walk_held(inner, False, held, ever, defs, is_temporary, none, flag)
