@@ -330,8 +330,8 @@ class Lowerer:
         return self.unit.method(type_name, method)
 
     def mangle(self, name: str) -> str:
-        scope = self.scope
-        if scope.mangled is not None and name not in scope.mangled:
+        scope = self.scopes[-1]
+        if scope.class_name is None or scope.mangled is not None and name not in scope.mangled:
             return name
         return mangle(name, scope.class_name)
 
@@ -876,7 +876,7 @@ def _binds(node: ast.stmt) -> set[str]:
 
 def _mangled(node: ast.Name, scope: Scope) -> ast.Name:
     """``node``, its name mangled in place where ``scope`` mangles it."""
-    if scope.mangled is None or node.id in scope.mangled:
+    if scope.class_name is not None and (scope.mangled is None or node.id in scope.mangled):
         node.id = mangle(node.id, scope.class_name)
     return node
 

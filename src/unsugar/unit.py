@@ -132,6 +132,10 @@ class Unit:
     shared_reads: SharedNodes[str, ast.Name] | None = None
     shared_stores: SharedNodes[str, ast.Name] | None = None
     shared_numbers: SharedNodes[int, ast.Constant] | None = None
+    #: the shared reads of the helpers and builtins asked for, by their own
+    #: names (none in a tree): what :meth:`helper` and :meth:`builtin` give
+    helper_reads: dict[str, ast.Name] = field(default_factory=dict)
+    builtin_reads: dict[str, ast.Name] = field(default_factory=dict)
 
     def note(self, rule_id: str, node: ast.AST) -> None:
         """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""
@@ -159,13 +163,26 @@ class Unit:
 
     def helper(self, name: str) -> ast.Name:
         """A reference to the runtime helper ``name``."""
-        self.helpers.add(name)
-        return self.read(self.names.fixed(name))
+        node = self.helper_reads.get(name)
+        if node is None:
+            node = self._uses(name, self.helpers, self.helper_reads)
+        return node
 
     def builtin(self, name: str) -> ast.Name:
         """A reference to builtin ``name``, captured before user code runs."""
-        self.builtins.add(name)
-        return self.read(self.names.fixed(name))
+        node = self.builtin_reads.get(name)
+        if node is None:
+            node = self._uses(name, self.builtins, self.builtin_reads)
+        return node
+
+    def _uses(self, name: str, used: set[str], reads: dict[str, ast.Name]) -> ast.Name:
+        """A read of helper or builtin ``name``, noted in ``used``; where reads
+        are shared, kept in ``reads``, by which the next is found at once."""
+        used.add(name)
+        node = self.read(self.names.fixed(name))
+        if self.shared_reads is not None:
+            reads[name] = node
+        return node
 
     def read(self, name: str) -> ast.Name:
         """A read of ``name``, a helper, builtin, constant or flag: where nodes
