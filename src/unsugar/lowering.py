@@ -43,6 +43,7 @@ from unsugar.trees import (
     block_fields,
     children,
     compiled_for_class,
+    is_placing,
     node_fields,
     walk,
 )
@@ -272,38 +273,32 @@ class Lowerer:
         self.unit = unit
         self.pre: list[ast.stmt] = []
         self.scopes: list[Scope] = []
+        #: the innermost scope, the last of ``scopes`` (:meth:`new_scope`)
+        self.scope: Scope
         self.expression_depth = 0  # expressions being lowered around the current one
+        #: whether new nodes are placed (:func:`unsugar.trees.placing`): not where text is written
+        self.placing = is_placing()
         self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
         self._name_marks = _name_marks(unit.keep)
+        # what the rules ask of the unit most, bound once (a call each, not two)
+        #: a fresh temporary name: ``temp(hint="t")``
+        self.temp: Callable[..., str] = unit.names.temp
+        #: the generated name ``name``, the same in every scope
+        self.fixed: Callable[[str], str] = unit.names.fixed
+        #: a reference to runtime helper ``name``
+        self.rt: Callable[[str], ast.Name] = unit.helper
+        #: a reference to builtin ``name``, safe from user shadowing
+        self.builtin: Callable[[str], ast.Name] = unit.builtin
+        #: a reference to the interned string ``value``
+        self.string: Callable[[str], ast.Name] = unit.string
+        #: ``method(type_name, method)``: the method of a builtin type
+        #: (``list.append``), looked up once at the top of the module
+        self.method: Callable[[str, str], ast.Name] = unit.method
 
     # ------------------------------------------------------------------ API
-    @property
-    def scope(self) -> Scope:
-        return self.scopes[-1]
-
     def keeps(self, rule_id: str) -> bool:
         """Whether the user asked to keep the sugar of ``rule_id``."""
         return rule_id in self.unit.keep
-
-    def temp(self, hint: str = "t") -> str:
-        """A fresh temporary name."""
-        return self.unit.names.temp(hint)
-
-    def fixed(self, name: str) -> str:
-        """The generated name ``name`` (same in every scope)."""
-        return self.unit.names.fixed(name)
-
-    def rt(self, name: str) -> ast.Name:
-        """A reference to runtime helper ``name``."""
-        return self.unit.helper(name)
-
-    def builtin(self, name: str) -> ast.Name:
-        """A reference to builtin ``name``, safe from user shadowing."""
-        return self.unit.builtin(name)
-
-    def string(self, value: str) -> ast.Name:
-        """A reference to the interned string ``value``."""
-        return self.unit.string(value)
 
     def none(self) -> ast.Name:
         return self.rt("none")
@@ -324,14 +319,9 @@ class Lowerer:
             return self.rt("none_id")
         return b.call(self.builtin("id"), operand)
 
-    def method(self, type_name: str, method: str) -> ast.Name:
-        """The method ``method`` of builtin type ``type_name`` (``list.append``),
-        looked up once at the top of the module."""
-        return self.unit.method(type_name, method)
-
     def mangle(self, name: str) -> str:
-        scope = self.scopes[-1]
-        if scope.class_name is None or scope.mangled is not None and name not in scope.mangled:
+        scope = self.scope
+        if scope.class_name is None or name[:2] != "__" or scope.mangled is not None and name not in scope.mangled:
             return name
         return mangle(name, scope.class_name)
 
@@ -382,12 +372,17 @@ class Lowerer:
     @contextmanager
     def new_scope(self, scope: Scope) -> Iterator[Scope]:
         self.scopes.append(scope)
+        self.scope = scope
         saved, self.pre = self.pre, []
         try:
             yield scope
         finally:
             self.pre = saved
             self.scopes.pop()
+            if self.scopes:
+                self.scope = self.scopes[-1]
+            else:
+                del self.scope
 
     def function_scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> Scope:
         """The scope of a function called ``name`` defined in the current scope."""
@@ -727,7 +722,7 @@ class Lowerer:
             if type(node.value) is int:
                 return node
         elif kind is ast.Name and self._name_marks is not None:
-            scope = self.scopes[-1]
+            scope = self.scope
             if scope.namespace is None and scope.annotations is None:
                 for mark in self._name_marks:
                     if hasattr(node, mark):
@@ -755,7 +750,7 @@ class Lowerer:
         return None
 
     def _expr(self, node: ast.expr) -> ast.expr:
-        scope = self.scopes[-1]
+        scope = self.scope
         kind = type(node)
         if kind is ast.Name:
             if scope.namespace is not None:
@@ -771,7 +766,8 @@ class Lowerer:
         else:
             self.unit.note(rule.id, node)
             if rule.custom_order:
-                return b.copy_location(rule.lower(node, self), node)
+                value = rule.lower(node, self)
+                return b.copy_location(value, node) if self.placing else value
         if kind is ast.Yield and node.value is not None:
             return self._yield(node)
         if kind in OPAQUE_EXPRESSIONS:
@@ -779,10 +775,11 @@ class Lowerer:
                 # the first iterable is evaluated in the class body
                 node.generators[0].iter = self.expr(node.generators[0].iter)
             return node
-        self.lower_children(node)
+        (_CHILDREN_LOWERERS.get(kind) or Lowerer.lower_children)(self, node)
         if rule is None:
             return node
-        return b.copy_location(rule.lower(node, self), node)
+        value = rule.lower(node, self)
+        return b.copy_location(value, node) if self.placing else value
 
     def _yield(self, node: ast.Yield) -> ast.expr:
         """``yield value``: while the generator is suspended, nothing of the
@@ -876,7 +873,7 @@ def _binds(node: ast.stmt) -> set[str]:
 
 def _mangled(node: ast.Name, scope: Scope) -> ast.Name:
     """``node``, its name mangled in place where ``scope`` mangles it."""
-    if scope.class_name is not None and (scope.mangled is None or node.id in scope.mangled):
+    if scope.class_name is not None and node.id[:2] == "__" and (scope.mangled is None or node.id in scope.mangled):
         node.id = mangle(node.id, scope.class_name)
     return node
 
