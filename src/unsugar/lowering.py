@@ -33,7 +33,7 @@ from unsugar import builder as b
 from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
-from unsugar.registry import Rule, load_all
+from unsugar.registry import SELECTORS, Rule, load_all
 from unsugar.scopes import marked
 from unsugar.trees import (
     DECLARED_MARK,
@@ -279,6 +279,8 @@ class Lowerer:
         #: whether new nodes are placed (:func:`unsugar.trees.placing`): not where text is written
         self.placing = is_placing()
         self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
+        #: the rules of a node type that may apply to a node with a key (:meth:`_candidates`)
+        self._selected: dict[tuple[type[ast.AST], object], list[Rule]] = {}
         self._name_marks = _name_marks(unit.keep)
         # what the rules ask of the unit most, bound once (a call each, not two)
         #: a fresh temporary name: ``temp(hint="t")``
@@ -441,7 +443,7 @@ class Lowerer:
         kind = type(node)
         depth, self.expression_depth = self.expression_depth, 0
         try:
-            for rule in self._stmt_rules.get(kind, ()):
+            for rule in self._candidates(self._stmt_rules, node):
                 if rule.applies(node):
                     self.unit.note(rule.id, node)
                     mark = len(self.unit.names.allocated)
@@ -744,10 +746,24 @@ class Lowerer:
 
     def _expr_rule(self, node: ast.expr) -> Rule | None:
         """The first expression rule that applies to ``node``."""
-        for candidate in self._expr_rules.get(type(node), ()):
+        for candidate in self._candidates(self._expr_rules, node):
             if candidate.applies(node):
                 return candidate
         return None
+
+    def _candidates(self, table: RuleTable, node: ast.AST) -> list[Rule]:
+        """The rules of ``table`` for the type of ``node`` that may apply to it:
+        for a type with a selector, those that select the node's key."""
+        kind = type(node)
+        select = SELECTORS.get(kind)
+        if select is None:
+            return table.get(kind, [])
+        key = (kind, select(node))
+        rules = self._selected.get(key)
+        if rules is None:
+            rules = self._selected[key] = [
+                rule for rule in table.get(kind, ()) if rule.selects is None or key[1] in rule.selects]
+        return rules
 
     def _expr(self, node: ast.expr) -> ast.expr:
         scope = self.scope

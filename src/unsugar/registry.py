@@ -27,7 +27,7 @@ Three kinds of rule:
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +52,40 @@ class Rule:
     #: an expression rule that applies only to a node carrying this attribute
     #: (set by the module's scope analysis): a node without it is not asked
     marked: str | None = None
+    #: the keys of the nodes the rule may apply to (:data:`SELECTORS`): a node
+    #: with another key is not asked; None: any node of its types
+    selects: frozenset[object] | None = None
+
+
+def _callee_name(node: ast.Call) -> str | None:
+    """The name a call is written with: ``f`` of ``f(x)`` and of ``m.f(x)``."""
+    func = node.func
+    kind = type(func)
+    return func.id if kind is ast.Name else func.attr if kind is ast.Attribute else None  # type: ignore[attr-defined]
+
+
+#: what the dispatch looks at besides a node's type, for the types whose rules
+#: each take a case of their own (an operator, a constant's type, a callee):
+#: the key of a node. A rule that ``selects`` keys is asked only about the
+#: nodes whose key is one of them, so that a node is not asked of every rule
+#: of its type. ``applies`` still decides.
+SELECTORS: dict[type[ast.AST], Callable[[Any], object]] = {
+    ast.Constant: lambda node: type(node.value),
+    ast.BinOp: lambda node: type(node.op),
+    ast.UnaryOp: lambda node: type(node.op),
+    ast.Compare: lambda node: type(node.ops[0]) if len(node.ops) == 1 else None,
+    ast.Call: _callee_name,
+    ast.Assign: lambda node: type(node.targets[0]) if len(node.targets) == 1 else None,
+}
+
+
+def _selected(nodes: tuple[type[ast.AST], ...], selects: Iterable[object] | None) -> frozenset[object] | None:
+    """``selects`` as a rule keeps it; only rules of types with a selector have keys."""
+    if selects is None:
+        return None
+    if not all(node in SELECTORS for node in nodes):
+        raise ValueError(f"no selector for the keys of a rule of {nodes}")
+    return frozenset(selects)
 
 
 RULES: dict[str, Rule] = {}
@@ -80,10 +114,11 @@ def expr_rule(
     applies: Callable[[Any], bool] | None = None,
     custom_order: bool = False,
     marked: str | None = None,
+    selects: Iterable[object] | None = None,
 ) -> Callable[[Callable[..., ast.expr]], Callable[..., ast.expr]]:
     """Register an expression rule (see module docstring); ``marked``: the
     rule applies only to a node with that attribute, and where ``applies``
-    says so."""
+    says so; ``selects``: only to a node with one of those keys (:data:`SELECTORS`)."""
 
     def marked_and_applies(node: ast.AST) -> bool:
         return hasattr(node, marked) and (applies is None or applies(node))  # type: ignore[arg-type]
@@ -94,7 +129,7 @@ def expr_rule(
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "expr", nodes, func,
-                test, custom_order, _family(func), marked,
+                test, custom_order, _family(func), marked, _selected(nodes, selects),
             )
         )
         return func
@@ -110,14 +145,16 @@ def stmt_rule(
     after: str,
     reference: str,
     applies: Callable[[Any], bool] | None = None,
+    selects: Iterable[object] | None = None,
 ) -> Callable[[Callable[..., list[ast.stmt]]], Callable[..., list[ast.stmt]]]:
-    """Register a statement rule (see module docstring)."""
+    """Register a statement rule (see module docstring); ``selects`` as for
+    :func:`expr_rule`."""
 
     def decorate(func: Callable[..., list[ast.stmt]]) -> Callable[..., list[ast.stmt]]:
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "stmt", nodes, func,
-                applies or (lambda node: True), False, _family(func),
+                applies or (lambda node: True), False, _family(func), None, _selected(nodes, selects),
             )
         )
         return func

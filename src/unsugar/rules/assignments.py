@@ -64,6 +64,7 @@ def _release(held: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     after="_us_value_1 = f()\na = _us_value_1\nb = _us_value_1\n_us_value_1 = _us_none",
     reference="simple_stmts.html#assignment-statements",
     applies=lambda node: len(node.targets) > 1,
+    selects=(None,),
 )
 def lower_chained(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     out: list[ast.stmt] = []
@@ -86,6 +87,7 @@ def _sets_code(node: ast.Assign) -> bool:
     after="_us_code_set(compiled, func, _us_s__us_)",
     reference="datamodel.html#user-defined-functions",
     applies=_sets_code,
+    selects=(ast.Attribute,),
 )
 def lower_assign_code(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     """A desugared function has a closure cell for each runtime helper it
@@ -104,6 +106,7 @@ def lower_assign_code(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     after="_us_attribute_set(f(), x, _us_s_y)",
     reference="simple_stmts.html#assignment-statements",
     applies=_single(ast.Attribute),
+    selects=(ast.Attribute,),
 )
 def lower_assign_attribute(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     """``attribute_set(value, obj, name)`` is ``setattr(obj, name, value)``
@@ -126,6 +129,7 @@ def lower_assign_attribute(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     after="_us_subscript_store(f(), a, i)\n_us_subscript_store(g(), a, _us_slice(1, 2, _us_none))",
     reference="simple_stmts.html#assignment-statements",
     applies=_single(ast.Subscript),
+    selects=(ast.Subscript,),
 )
 def lower_assign_subscript(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     """``subscript_store(value, obj, key)`` is ``subscript_set(obj, key, value)``
@@ -153,6 +157,7 @@ def _starred(elts: list[ast.expr]) -> bool:
     "b = _us_next(_us_unpack_1)\nc = _us_next(_us_unpack_1)\n_us_unpack_1 = _us_none",
     reference="simple_stmts.html#assignment-statements",
     applies=_single((ast.Tuple, ast.List)),
+    selects=(ast.Tuple, ast.List),
 )
 def lower_unpack(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     """The helpers iterate as CPython does (for exactly ``n`` targets, one

@@ -90,6 +90,7 @@ def _register(op: type[ast.cmpop], rule_id: str, symbol: str, helper: str, refer
         f"# operands not names: _us_{helper}(a, b)",
         reference=reference,
         applies=lambda node: len(node.ops) == 1 and isinstance(node.ops[0], op),
+        selects=(op,),
     )
     def lower_compare(node: ast.Compare, cx: Lowerer) -> ast.expr:
         return _compare(node.ops[0], node.left, node.comparators[0], cx)
@@ -110,6 +111,7 @@ for _op, (_id, _symbol, _helper, _reference) in COMPARE.items():
     "    _us_cmp_3 = _us_none\nr = _us_chain_1",
     reference="expressions.html#comparisons",
     applies=lambda node: len(node.ops) > 1,
+    selects=(None,),
     custom_order=True,
 )
 def lower_chain(node: ast.Compare, cx: Lowerer) -> ast.expr:

@@ -294,6 +294,7 @@ def names_function_type(callee: ast.expr) -> bool:
     "(...)",
     reference="datamodel.html#user-defined-functions",
     applies=lambda node: names_function_type(node.func),
+    selects=FUNCTION_TYPE_NAMES,
 )
 def lower_function_type_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
     """A desugared function closes over the runtime helpers it reads, where

@@ -18,10 +18,14 @@ from unsugar.trees import NAMESPACE_CALL_MARK
 INLINED_SHOWS_NAMESPACE = sys.version_info < (3, 13)
 
 
+#: the names of the builtins that show a frame's variables
+LOCALS_NAMES = frozenset({"locals", "vars", "dir"})
+
+
 def _reads_locals(node: ast.Call) -> bool:
     """A call of ``locals``, ``vars`` or ``dir`` by that name (one in a module
     or class body is ``namespace-callee``'s)."""
-    return isinstance(node.func, ast.Name) and node.func.id in ("locals", "vars", "dir") \
+    return isinstance(node.func, ast.Name) and node.func.id in LOCALS_NAMES \
         and not hasattr(node, NAMESPACE_CALL_MARK)
 
 
@@ -35,6 +39,7 @@ def _reads_locals(node: ast.Call) -> bool:
     "    return _us_visible_locals(_us_t_1(), _us_t_1, _us_s__us_)",
     reference="executionmodel.html#naming-and-binding",
     applies=_reads_locals,
+    selects=LOCALS_NAMES,
 )
 def lower_locals(node: ast.Call, cx: Lowerer) -> ast.expr:
     """Only when the name is the builtin's at run time: the helper checks. In
@@ -141,6 +146,7 @@ def _give_exec_closure(node: ast.Call, cx: Lowerer) -> None:
     "    _us_t_1(_us_t_2, {}, **_us_exec_closure(_us_t_1, _us_t_2, _us_s__us_))",
     reference="executionmodel.html#interaction-with-dynamic-features",
     applies=lambda node: _runs_code(node) and not hasattr(node, NAMESPACE_CALL_MARK),
+    selects=("exec",),
 )
 def lower_exec_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
     """A desugared function closes over the runtime helpers it reads, where
@@ -177,6 +183,7 @@ def _may_be_warn(node: ast.Call) -> bool:
     after="def deprecated():\n    _us_warn_callee(_us_getattr(warnings, _us_s_warn))(_us_s_old, stacklevel=2)",
     reference="expressions.html#calls",
     applies=_may_be_warn,
+    selects=WARN_NAMES,
 )
 def lower_warn_callee(node: ast.Call, cx: Lowerer) -> ast.expr:
     """A call of ``.warn`` or of ``warn`` (``namespace-callee`` covers the

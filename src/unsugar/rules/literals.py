@@ -31,6 +31,7 @@ def _is(kind: type) -> Callable[[ast.Constant], bool]:
     after="_us_s_hi   # _us_s_hi = _us_text(104, 105) at the top",
     reference="lexical_analysis.html#string-and-bytes-literals",
     applies=_is(str),
+    selects=(str,),
 )
 def lower_str(node: ast.Constant, cx: Lowerer) -> ast.expr:
     return cx.string(node.value)
@@ -44,6 +45,7 @@ def lower_str(node: ast.Constant, cx: Lowerer) -> ast.expr:
     after="_us_bytes_1   # _us_bytes_1 = _us_octets(104, 105) at the top",
     reference="lexical_analysis.html#string-and-bytes-literals",
     applies=_is(bytes),
+    selects=(bytes,),
 )
 def lower_bytes(node: ast.Constant, cx: Lowerer) -> ast.expr:
     return cx.unit.octets(node.value)
@@ -57,6 +59,7 @@ def lower_bytes(node: ast.Constant, cx: Lowerer) -> ast.expr:
     after='_us_float_1   # _us_float_1 = _us_float(_us_str_1) with _us_str_1 = "0.1"',
     reference="lexical_analysis.html#floating-point-literals",
     applies=_is(float),
+    selects=(float,),
 )
 def lower_float(node: ast.Constant, cx: Lowerer) -> ast.expr:
     return _parsed_from_repr(node.value, cx)  # repr is "inf" for 1e999
@@ -70,6 +73,7 @@ def lower_float(node: ast.Constant, cx: Lowerer) -> ast.expr:
     after='_us_complex_1   # _us_complex_1 = _us_complex(_us_str_1) with _us_str_1 = "2j"',
     reference="lexical_analysis.html#imaginary-literals",
     applies=_is(complex),
+    selects=(complex,),
 )
 def lower_complex(node: ast.Constant, cx: Lowerer) -> ast.expr:
     return _parsed_from_repr(node.value, cx)  # "2j", "infj": a literal's real part is 0.0
@@ -94,6 +98,7 @@ def _parsed_from_repr(value: float | complex, cx: Lowerer) -> ast.expr:
     after="_us_true",
     reference="lexical_analysis.html#keywords",
     applies=_is(bool),
+    selects=(bool,),
 )
 def lower_bool(node: ast.Constant, cx: Lowerer) -> ast.expr:
     return cx.rt("true" if node.value else "false")
@@ -107,6 +112,7 @@ def lower_bool(node: ast.Constant, cx: Lowerer) -> ast.expr:
     after="_us_none",
     reference="lexical_analysis.html#keywords",
     applies=lambda node: node.value is None,
+    selects=(type(None),),
 )
 def lower_none(node: ast.Constant, cx: Lowerer) -> ast.expr:
     return cx.none()
@@ -120,6 +126,7 @@ def lower_none(node: ast.Constant, cx: Lowerer) -> ast.expr:
     after="_us_Ellipsis",
     reference="expressions.html#atom-literals",
     applies=lambda node: node.value is Ellipsis,
+    selects=(type(Ellipsis),),
 )
 def lower_ellipsis(node: ast.Constant, cx: Lowerer) -> ast.expr:
     return cx.builtin("Ellipsis")

@@ -85,6 +85,7 @@ def folded_number(node: ast.expr) -> int | float | complex | None:
     after="_us_minus_1   # _us_minus_1 = _us_int_neg(1) at the top",
     reference="expressions.html#unary-arithmetic-and-bitwise-operations",
     applies=lambda node: folded_number(node) is not None,
+    selects=tuple(_FOLDED),
     custom_order=True,
 )
 def lower_folded_number(node: ast.UnaryOp, cx: Lowerer) -> ast.expr:
@@ -112,6 +113,7 @@ def _register_binary(op: type[ast.operator], symbol: str, method: str, reference
         after=f"_us_binary_{rule_id}(a, b)",
         reference=reference,
         applies=lambda node: isinstance(node.op, op),
+        selects=(op,),
     )
     def lower_binary(node: ast.BinOp, cx: Lowerer) -> ast.expr:
         return b.call(cx.rt(binary_helper(node.op)), node.left, node.right)
@@ -126,6 +128,7 @@ def _register_unary(op: type[ast.unaryop], rule_id: str, symbol: str, method: st
         after=f"_us_unary_{rule_id}(x)",
         reference="expressions.html#unary-arithmetic-and-bitwise-operations",
         applies=lambda node: isinstance(node.op, op),
+        selects=(op,),
     )
     def lower_unary(node: ast.UnaryOp, cx: Lowerer) -> ast.expr:
         return b.call(cx.rt("unary_" + rule_id), node.operand)
