@@ -117,6 +117,50 @@ def test_name_rules_apply_to_marked_names_alone() -> None:
     assert _name_marks(frozenset({"del-name-read"})) == (GLOBAL_MARK,)
 
 
+#: nodes of each type whose rules select keys (``registry.SELECTORS``), of every key
+SELECTED = """
+x = 1; y = 'a'; z = b'b'; w = 1.5; v = 2j; u = True; t = None; s = ...
+a.b = 1; a[0] = 1; a, b = 1, 2; [a, b] = 1, 2; a = b = 1; f.__code__ = g; (a) = 1
+x + y; x - y; x * y; x @ y; x / y; x // y; x % y; x ** y; x << y; x >> y; x | y; x ^ y; x & y
+-x; +x; ~x; not x; -1; +1.5; ~True; -(-2j)
+x < y; x <= y; x > y; x >= y; x == y; x != y; x is y; x is not y; x in y; x not in y; x < y < z
+f(); m.f(); f()(); locals(); vars(); dir(); m.locals(); exec(c); exec(*c); m.exec(c)
+warn(); w.warn(); _warn(); w._warn(); FunctionType(c, g); types.FunctionType(c, g); LambdaType(c, g)
+"""
+
+
+def test_a_rule_that_selects_keys_selects_every_node_it_applies_to() -> None:
+    """A rule that selects keys (``Rule.selects``) is asked only about the
+    nodes with one of them: every node of its types that it applies to, in
+    :data:`SELECTED` and in every rule's example, has one; and each such
+    rule applies to some node there."""
+    from unsugar.registry import SELECTORS, load_all
+
+    rules = load_all().values()
+    selecting = [rule for rule in rules if rule.selects is not None]
+    assert len(selecting) >= 40
+    nodes = [*ast.walk(ast.parse(SELECTED))]
+    for rule in rules:
+        with contextlib.suppress(SyntaxError):
+            nodes += ast.walk(ast.parse(rule.before))
+    applied = set()
+    for node in nodes:
+        select = SELECTORS.get(type(node))
+        for rule in selecting:
+            if type(node) in rule.nodes and rule.applies(node):
+                assert select is not None and select(node) in rule.selects, (rule.id, ast.dump(node))
+                applied.add(rule.id)
+    assert applied == {rule.id for rule in selecting}
+
+
+def test_only_a_type_with_a_selector_has_rules_that_select() -> None:
+    from unsugar.registry import expr_rule
+
+    with pytest.raises(ValueError, match="no selector"):
+        expr_rule(ast.Attribute, id="x", summary="", before="", after="", reference="",
+                  selects=("x",))(lambda node, cx: node)
+
+
 #: children that emit statements after siblings that must be saved first: in
 #: a call's arguments, starred and keyword ones, a subscript, a slice's
 #: optional bounds, a dict display, a tuple, an f-string's fields
