@@ -447,7 +447,8 @@ class Lowerer:
                 if rule.applies(node):
                     self.unit.note(rule.id, node)
                     mark = len(self.unit.names.allocated)
-                    produced = self.rule_block(b.located(rule.lower(node, self), node))
+                    expanded = rule.lower(node, self)
+                    produced = self.rule_block(b.located(expanded, node) if self.placing else expanded)
                     # the rule's own temporaries (not those of a rule around it),
                     # but a def made under a temporary binds it
                     own = set(self.unit.names.allocated[mark:]) - _binds(node)
@@ -475,13 +476,23 @@ class Lowerer:
                 out.extend(self.stmt(stmt))
         return out
 
-    def with_prelude(self, node: ast.stmt, lower: Callable[[], object]) -> list[ast.stmt]:
-        """Lower the expressions of ``node`` (via ``lower``) and put their prelude
-        first; the temporaries of the prelude are released after ``node``."""
-        stmts, _ = self.capture(lower)
+    def with_prelude(self, node: ast.stmt, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """``node``, whose expressions are lowered, after ``stmts``, the prelude
+        they need; the temporaries of the prelude are released after ``node``."""
         if isinstance(node, ast.Return | ast.Raise):  # the frame, or its handler, goes on
             return [*stmts, node]
         return [*stmts, node, *self.release(stmts)]
+
+    def value_prelude(self, node: ast.Assign | ast.Expr | ast.Return) -> list[ast.stmt]:
+        """Lower ``node.value`` in place (if there is one); the statements of
+        its prelude (what :meth:`capture` gives, without a function to run)."""
+        saved, self.pre = self.pre, []
+        try:
+            if node.value is not None:
+                node.value = self.expr(node.value)
+            return self.pre
+        finally:
+            self.pre = saved
 
     def release(self, prelude: list[ast.stmt]) -> list[ast.stmt]:
         """``t = None`` for each temporary of ``prelude`` still holding a value:
@@ -530,17 +541,10 @@ class Lowerer:
         if owner is not None and getattr(owner, "body", None) and owner.body[0] is node \
                 and is_docstring(node) and self.keeps("docstring"):
             return [node]
-
-        def lower() -> None:
-            node.value = self.expr(node.value)
-
-        return self.with_prelude(node, lower)
+        return self.with_prelude(node, self.value_prelude(node))
 
     def _stmt_Assign(self, node: ast.Assign) -> list[ast.stmt]:
-        def lower() -> None:
-            node.value = self.expr(node.value)
-
-        prelude, _ = self.capture(lower)
+        prelude = self.value_prelude(node)
         stored: ast.stmt = node
         target = node.targets[0]
         if len(node.targets) == 1 and isinstance(target, ast.Name):  # else kept sugar
@@ -558,11 +562,7 @@ class Lowerer:
         return [*prelude, stored, *self.release(prelude)]
 
     def _stmt_Return(self, node: ast.Return) -> list[ast.stmt]:
-        def lower() -> None:
-            if node.value is not None:
-                node.value = self.expr(node.value)
-
-        return self.with_prelude(node, lower)
+        return self.with_prelude(node, self.value_prelude(node))
 
     def _stmt_Raise(self, node: ast.Raise) -> list[ast.stmt]:
         def lower() -> None:
@@ -571,7 +571,7 @@ class Lowerer:
             if node.cause is not None:
                 node.cause = self.expr(node.cause)
 
-        return self.with_prelude(node, lower)
+        return self.with_prelude(node, self.capture(lower)[0])
 
     def _stmt_If(self, node: ast.If) -> list[ast.stmt]:
         def lower() -> None:

@@ -132,10 +132,12 @@ class Unit:
     shared_reads: SharedNodes[str, ast.Name] | None = None
     shared_stores: SharedNodes[str, ast.Name] | None = None
     shared_numbers: SharedNodes[int, ast.Constant] | None = None
-    #: the shared reads of the helpers and builtins asked for, by their own
-    #: names (none in a tree): what :meth:`helper` and :meth:`builtin` give
+    #: the shared reads of the helpers, builtins and strings asked for, by
+    #: their own names or values (none in a tree): what :meth:`helper`,
+    #: :meth:`builtin` and :meth:`string` give
     helper_reads: dict[str, ast.Name] = field(default_factory=dict)
     builtin_reads: dict[str, ast.Name] = field(default_factory=dict)
+    string_reads: dict[str, ast.Name] = field(default_factory=dict)
 
     def note(self, rule_id: str, node: ast.AST) -> None:
         """Rule ``rule_id`` rewrites ``node`` (for ``unsugar --annotate``)."""
@@ -226,11 +228,17 @@ class Unit:
     def string(self, value: str) -> ast.Name:
         """A reference to the interned ``str`` constant ``value``: built from
         its code points, or from chunks of its UTF-8 when it is long."""
+        node = self.string_reads.get(value)
+        if node is not None:
+            return node
         entry = self.constants.get((str, value))
         if entry is None:
             entry = self.constants[(str, value)] = self._literal(self.names.for_string(value), "text", value)
             self.constant_names.add(entry.name)
-        return self.read(entry.name)
+        node = self.read(entry.name)
+        if self.shared_reads is not None:
+            self.string_reads[value] = node
+        return node
 
     def octets(self, value: bytes) -> ast.Name:
         """A reference to the interned ``bytes`` constant ``value``."""
