@@ -319,8 +319,9 @@ class Flow:
     def emit(self, stmt: ast.stmt) -> None:
         """Write a simple statement of the current level, in a segment if it may be off."""
         level = self.levels[-1]
-        if not level.guarded:
-            self.append(stmt)
+        if not level.guarded:  # (most statements: as append writes them)
+            self.out.append(stmt)
+            self.open = None
             return
         assert level.flag is not None
         if self.open is not None and self.open[0] is level and self.out and self.out[-1] is self.open[2]:

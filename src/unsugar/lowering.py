@@ -279,7 +279,7 @@ class Lowerer:
         #: whether new nodes are placed (:func:`unsugar.trees.placing`): not where text is written
         self.placing = is_placing()
         self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
-        #: the rules of a node type that may apply to a node with a key (:meth:`_candidates`)
+        #: the rules of a node type that may apply to a node with a key (:meth:`_rule`)
         self._selected: dict[tuple[type[ast.AST], object], list[Rule]] = {}
         self._name_marks = _name_marks(unit.keep)
         # what the rules ask of the unit most, bound once (a call each, not two)
@@ -443,19 +443,19 @@ class Lowerer:
         kind = type(node)
         depth, self.expression_depth = self.expression_depth, 0
         try:
-            for rule in self._candidates(self._stmt_rules, node):
-                if rule.applies(node):
-                    self.unit.note(rule.id, node)
-                    mark = len(self.unit.names.allocated)
-                    expanded = rule.lower(node, self)
-                    produced = self.rule_block(b.located(expanded, node) if self.placing else expanded)
-                    # the rule's own temporaries (not those of a rule around it),
-                    # but a def made under a temporary binds it
-                    own = set(self.unit.names.allocated[mark:]) - _binds(node)
-                    if not own:
-                        return produced
-                    return produced + self.released(
-                        [name for name in self.held_temporaries(produced) if name in own])
+            rule = self._rule(self._stmt_rules, node)
+            if rule is not None:
+                self.unit.note(rule.id, node)
+                mark = len(self.unit.names.allocated)
+                expanded = rule.lower(node, self)
+                produced = self.rule_block(b.located(expanded, node) if self.placing else expanded)
+                # the rule's own temporaries (not those of a rule around it),
+                # but a def made under a temporary binds it
+                own = set(self.unit.names.allocated[mark:]) - _binds(node)
+                if not own:
+                    return produced
+                return produced + self.released(
+                    [name for name in self.held_temporaries(produced) if name in own])
             method = _STMT_METHODS.get(kind)
             if method is None:
                 method = _STMT_METHODS[kind] = getattr(Lowerer, "_stmt_" + kind.__name__, Lowerer._kept_stmt)
@@ -744,26 +744,25 @@ class Lowerer:
             return value
         return self.release_consumed(value, mark)
 
-    def _expr_rule(self, node: ast.expr) -> Rule | None:
-        """The first expression rule that applies to ``node``."""
-        for candidate in self._candidates(self._expr_rules, node):
-            if candidate.applies(node):
-                return candidate
-        return None
-
-    def _candidates(self, table: RuleTable, node: ast.AST) -> list[Rule]:
-        """The rules of ``table`` for the type of ``node`` that may apply to it:
-        for a type with a selector, those that select the node's key."""
+    def _rule(self, table: RuleTable, node: ast.AST) -> Rule | None:
+        """The first rule of ``table`` that applies to ``node``, among those of its
+        type; for a type with a selector, among those that select the node's key."""
         kind = type(node)
-        select = SELECTORS.get(kind)
-        if select is None:
-            return table.get(kind, [])
-        key = (kind, select(node))
-        rules = self._selected.get(key)
+        rules = table.get(kind)
         if rules is None:
-            rules = self._selected[key] = [
-                rule for rule in table.get(kind, ()) if rule.selects is None or key[1] in rule.selects]
-        return rules
+            return None
+        select = SELECTORS.get(kind)
+        if select is not None:
+            key = (kind, select(node))
+            selected = self._selected.get(key)
+            if selected is None:
+                selected = self._selected[key] = [
+                    rule for rule in rules if rule.selects is None or key[1] in rule.selects]
+            rules = selected
+        for rule in rules:
+            if rule.applies(node):
+                return rule
+        return None
 
     def _expr(self, node: ast.expr) -> ast.expr:
         scope = self.scope
@@ -773,7 +772,7 @@ class Lowerer:
                 return b.copy_location(scope.namespace.load(node, self), node)
             if scope.annotations is not None:
                 return b.copy_location(scope.annotations.load(node, self), node)
-        rule = self._expr_rule(node)
+        rule = self._rule(self._expr_rules, node)
         if rule is None:
             if kind is ast.Name:
                 return _mangled(node, scope)
@@ -836,7 +835,7 @@ class Lowerer:
         if lowered is None:
             return self.expr(node)
         if self.unit.recorder is not None:
-            rule = self._expr_rule(node)
+            rule = self._rule(self._expr_rules, node)
             if rule is not None:
                 self.unit.note(rule.id, node)
         return b.copy_location(lowered, node)
