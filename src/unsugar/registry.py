@@ -66,9 +66,10 @@ def _callee_name(node: ast.Call) -> str | None:
 
 #: what the dispatch looks at besides a node's type, for the types whose rules
 #: each take a case of their own (an operator, a constant's type, a callee):
-#: the key of a node. A rule that ``selects`` keys is asked only about the
-#: nodes whose key is one of them, so that a node is not asked of every rule
-#: of its type. ``applies`` still decides.
+#: the key of a node (None for a comparison or assignment of more than one
+#: operator or target: a chain). A rule that ``selects`` keys is asked only
+#: about the nodes whose key is one of them, so that a node is not asked of
+#: every rule of its type. ``applies`` still decides.
 SELECTORS: dict[type[ast.AST], Callable[[Any], object]] = {
     ast.Constant: lambda node: type(node.value),
     ast.BinOp: lambda node: type(node.op),
@@ -79,7 +80,7 @@ SELECTORS: dict[type[ast.AST], Callable[[Any], object]] = {
 }
 
 
-def _selected(nodes: tuple[type[ast.AST], ...], selects: Iterable[object] | None) -> frozenset[object] | None:
+def _keys(nodes: tuple[type[ast.AST], ...], selects: Iterable[object] | None) -> frozenset[object] | None:
     """``selects`` as a rule keeps it; only rules of types with a selector have keys."""
     if selects is None:
         return None
@@ -129,7 +130,7 @@ def expr_rule(
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "expr", nodes, func,
-                test, custom_order, _family(func), marked, _selected(nodes, selects),
+                test, custom_order, _family(func), marked, _keys(nodes, selects),
             )
         )
         return func
@@ -154,7 +155,7 @@ def stmt_rule(
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "stmt", nodes, func,
-                applies or (lambda node: True), False, _family(func), None, _selected(nodes, selects),
+                applies or (lambda node: True), False, _family(func), None, _keys(nodes, selects),
             )
         )
         return func
