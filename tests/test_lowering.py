@@ -153,6 +153,24 @@ def test_a_rule_that_selects_keys_selects_every_node_it_applies_to() -> None:
     assert applied == {rule.id for rule in selecting}
 
 
+def test_a_rule_made_of_its_keys_applies_to_exactly_the_nodes_of_its_keys() -> None:
+    """A rule that gives ``selects`` and no ``applies`` (``Rule.by_key``): the
+    dispatch asks it nothing once it is selected, so its ``applies`` (what the
+    checker asks) must hold for every node of its keys and for no other."""
+    from unsugar.registry import SELECTORS, load_all
+
+    by_key = [rule for rule in load_all().values() if rule.by_key]
+    assert {"str-literal", "none", "add", "not", "eq", "compare-chain", "chained-assign",
+            "unpack"} <= {rule.id for rule in by_key}
+    assert all(rule.selects is not None for rule in by_key)
+    nodes = [*ast.walk(ast.parse(SELECTED))]
+    for rule in by_key:
+        mine = [node for node in nodes if type(node) in rule.nodes]
+        assert any(rule.applies(node) for node in mine) and not all(rule.applies(node) for node in mine)
+        for node in mine:
+            assert rule.applies(node) == (SELECTORS[type(node)](node) in rule.selects), rule.id
+
+
 def test_only_a_type_with_a_selector_has_rules_that_select() -> None:
     from unsugar.registry import expr_rule
 

@@ -746,7 +746,8 @@ class Lowerer:
 
     def _rule(self, table: RuleTable, node: ast.AST) -> Rule | None:
         """The first rule of ``table`` that applies to ``node``, among those of its
-        type; for a type with a selector, among those that select the node's key."""
+        type; for a type with a selector, among those that select the node's key
+        (a rule made of its keys alone, ``by_key``, is not asked again)."""
         kind = type(node)
         rules = table.get(kind)
         if rules is None:
@@ -760,7 +761,7 @@ class Lowerer:
                     rule for rule in rules if rule.selects is None or key[1] in rule.selects]
             rules = selected
         for rule in rules:
-            if rule.applies(node):
+            if rule.by_key or rule.applies(node):
                 return rule
         return None
 

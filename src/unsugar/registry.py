@@ -55,6 +55,9 @@ class Rule:
     #: the keys of the nodes the rule may apply to (:data:`SELECTORS`): a node
     #: with another key is not asked; None: any node of its types
     selects: frozenset[object] | None = None
+    #: ``applies`` is made of ``selects`` alone: a node with one of the keys is
+    #: all the rule asks, so the dispatch, which selected it by key, asks nothing more
+    by_key: bool = False
 
 
 def _callee_name(node: ast.Call) -> str | None:
@@ -69,7 +72,8 @@ def _callee_name(node: ast.Call) -> str | None:
 #: the key of a node (None for a comparison or assignment of more than one
 #: operator or target: a chain). A rule that ``selects`` keys is asked only
 #: about the nodes whose key is one of them, so that a node is not asked of
-#: every rule of its type. ``applies`` still decides.
+#: every rule of its type. A rule that gives ``applies`` too is asked it; one
+#: that gives only ``selects`` applies to exactly the nodes of its keys.
 SELECTORS: dict[type[ast.AST], Callable[[Any], object]] = {
     ast.Constant: lambda node: type(node.value),
     ast.BinOp: lambda node: type(node.op),
@@ -87,6 +91,11 @@ def _keys(nodes: tuple[type[ast.AST], ...], selects: Iterable[object] | None) ->
     if not all(node in SELECTORS for node in nodes):
         raise ValueError(f"no selector for the keys of a rule of {nodes}")
     return frozenset(selects)
+
+
+def _by_key(keys: frozenset[object]) -> Callable[[Any], bool]:
+    """The ``applies`` of a rule that gives only its keys: the node's key is one of them."""
+    return lambda node: SELECTORS[type(node)](node) in keys
 
 
 RULES: dict[str, Rule] = {}
@@ -119,7 +128,12 @@ def expr_rule(
 ) -> Callable[[Callable[..., ast.expr]], Callable[..., ast.expr]]:
     """Register an expression rule (see module docstring); ``marked``: the
     rule applies only to a node with that attribute, and where ``applies``
-    says so; ``selects``: only to a node with one of those keys (:data:`SELECTORS`)."""
+    says so; ``selects``: only to a node with one of those keys (:data:`SELECTORS`),
+    and where ``applies``, if given, says so."""
+    keys = _keys(nodes, selects)
+    by_key = applies is None and keys is not None and marked is None
+    if by_key:
+        applies = _by_key(keys)  # type: ignore[arg-type]
 
     def marked_and_applies(node: ast.AST) -> bool:
         return hasattr(node, marked) and (applies is None or applies(node))  # type: ignore[arg-type]
@@ -130,7 +144,7 @@ def expr_rule(
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "expr", nodes, func,
-                test, custom_order, _family(func), marked, _keys(nodes, selects),
+                test, custom_order, _family(func), marked, keys, by_key,
             )
         )
         return func
@@ -150,12 +164,16 @@ def stmt_rule(
 ) -> Callable[[Callable[..., list[ast.stmt]]], Callable[..., list[ast.stmt]]]:
     """Register a statement rule (see module docstring); ``selects`` as for
     :func:`expr_rule`."""
+    keys = _keys(nodes, selects)
+    by_key = applies is None and keys is not None
+    if by_key:
+        applies = _by_key(keys)  # type: ignore[arg-type]
 
     def decorate(func: Callable[..., list[ast.stmt]]) -> Callable[..., list[ast.stmt]]:
         _register(
             Rule(
                 id, summary, before, after, REFERENCE + reference, "stmt", nodes, func,
-                applies or (lambda node: True), False, _family(func), None, _keys(nodes, selects),
+                applies or (lambda node: True), False, _family(func), None, keys, by_key,
             )
         )
         return func

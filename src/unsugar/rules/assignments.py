@@ -19,11 +19,6 @@ from unsugar.registry import stmt_rule
 from unsugar.trees import GLOBAL_MARK, UNBOUND_MARK, block_fields, copy_tree
 
 
-def _single(kind: type[ast.expr] | tuple[type[ast.expr], ...]):
-    """A predicate: an ``Assign`` with one target of type ``kind``."""
-    return lambda node: len(node.targets) == 1 and isinstance(node.targets[0], kind)
-
-
 def subscript_key(node: ast.expr, cx: Lowerer) -> ast.expr:
     """The key a subscript passes: ``a[1:2, 3]`` uses ``(slice(1, 2, None), 3)``."""
     if isinstance(node, ast.Slice):
@@ -63,7 +58,6 @@ def _release(held: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     before="a = b = f()",
     after="_us_value_1 = f()\na = _us_value_1\nb = _us_value_1\n_us_value_1 = _us_none",
     reference="simple_stmts.html#assignment-statements",
-    applies=lambda node: len(node.targets) > 1,
     selects=(None,),
 )
 def lower_chained(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
@@ -105,7 +99,6 @@ def lower_assign_code(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     before="x.y = f()",
     after="_us_attribute_set(f(), x, _us_s_y)",
     reference="simple_stmts.html#assignment-statements",
-    applies=_single(ast.Attribute),
     selects=(ast.Attribute,),
 )
 def lower_assign_attribute(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
@@ -128,7 +121,6 @@ def lower_assign_attribute(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     before="a[i] = f()\na[1:2] = g()",
     after="_us_subscript_store(f(), a, i)\n_us_subscript_store(g(), a, _us_slice(1, 2, _us_none))",
     reference="simple_stmts.html#assignment-statements",
-    applies=_single(ast.Subscript),
     selects=(ast.Subscript,),
 )
 def lower_assign_subscript(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
@@ -156,7 +148,6 @@ def _starred(elts: list[ast.expr]) -> bool:
     after="_us_unpack_1 = _us_unpack_starred(v, 1, 1)\na = _us_next(_us_unpack_1)\n"
     "b = _us_next(_us_unpack_1)\nc = _us_next(_us_unpack_1)\n_us_unpack_1 = _us_none",
     reference="simple_stmts.html#assignment-statements",
-    applies=_single((ast.Tuple, ast.List)),
     selects=(ast.Tuple, ast.List),
 )
 def lower_unpack(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:

@@ -32,7 +32,6 @@ THREADS = sys.version_info < (3, 12)
     before="not x",
     after="_us_int_eq_1(_us_bool(x), 0)  # native semantics: _us_logical_not(x), operator.not_",
     reference="expressions.html#boolean-operations",
-    applies=lambda node: isinstance(node.op, ast.Not),
     selects=(ast.Not,),
 )
 def lower_not(node: ast.UnaryOp, cx: Lowerer) -> ast.expr:

@@ -89,7 +89,6 @@ def _register(op: type[ast.cmpop], rule_id: str, symbol: str, helper: str, refer
         f"_us_int_{'eq' if op is ast.Is else 'ne'}(_us_id(a), _us_id(b))  "
         f"# operands not names: _us_{helper}(a, b)",
         reference=reference,
-        applies=lambda node: len(node.ops) == 1 and isinstance(node.ops[0], op),
         selects=(op,),
     )
     def lower_compare(node: ast.Compare, cx: Lowerer) -> ast.expr:
@@ -110,7 +109,6 @@ for _op, (_id, _symbol, _helper, _reference) in COMPARE.items():
     "    _us_chain_1 = _us_compare_lt(_us_cmp_2, _us_cmp_3)\n    _us_cmp_2 = _us_none\n"
     "    _us_cmp_3 = _us_none\nr = _us_chain_1",
     reference="expressions.html#comparisons",
-    applies=lambda node: len(node.ops) > 1,
     selects=(None,),
     custom_order=True,
 )

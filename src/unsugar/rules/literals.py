@@ -11,16 +11,10 @@ string of their shortest repr, which rounds back to the very same value
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
-
-
-def _is(kind: type) -> Callable[[ast.Constant], bool]:
-    """A predicate: the node is a constant whose value is exactly of type ``kind``."""
-    return lambda node: type(node.value) is kind
 
 
 @expr_rule(
@@ -30,7 +24,6 @@ def _is(kind: type) -> Callable[[ast.Constant], bool]:
     before='"hi"',
     after="_us_s_hi   # _us_s_hi = _us_text(104, 105) at the top",
     reference="lexical_analysis.html#string-and-bytes-literals",
-    applies=_is(str),
     selects=(str,),
 )
 def lower_str(node: ast.Constant, cx: Lowerer) -> ast.expr:
@@ -44,7 +37,6 @@ def lower_str(node: ast.Constant, cx: Lowerer) -> ast.expr:
     before='b"hi"',
     after="_us_bytes_1   # _us_bytes_1 = _us_octets(104, 105) at the top",
     reference="lexical_analysis.html#string-and-bytes-literals",
-    applies=_is(bytes),
     selects=(bytes,),
 )
 def lower_bytes(node: ast.Constant, cx: Lowerer) -> ast.expr:
@@ -58,7 +50,6 @@ def lower_bytes(node: ast.Constant, cx: Lowerer) -> ast.expr:
     before="0.1",
     after='_us_float_1   # _us_float_1 = _us_float(_us_str_1) with _us_str_1 = "0.1"',
     reference="lexical_analysis.html#floating-point-literals",
-    applies=_is(float),
     selects=(float,),
 )
 def lower_float(node: ast.Constant, cx: Lowerer) -> ast.expr:
@@ -72,7 +63,6 @@ def lower_float(node: ast.Constant, cx: Lowerer) -> ast.expr:
     before="2j",
     after='_us_complex_1   # _us_complex_1 = _us_complex(_us_str_1) with _us_str_1 = "2j"',
     reference="lexical_analysis.html#imaginary-literals",
-    applies=_is(complex),
     selects=(complex,),
 )
 def lower_complex(node: ast.Constant, cx: Lowerer) -> ast.expr:
@@ -97,7 +87,6 @@ def _parsed_from_repr(value: float | complex, cx: Lowerer) -> ast.expr:
     before="True",
     after="_us_true",
     reference="lexical_analysis.html#keywords",
-    applies=_is(bool),
     selects=(bool,),
 )
 def lower_bool(node: ast.Constant, cx: Lowerer) -> ast.expr:
@@ -111,7 +100,6 @@ def lower_bool(node: ast.Constant, cx: Lowerer) -> ast.expr:
     before="None",
     after="_us_none",
     reference="lexical_analysis.html#keywords",
-    applies=lambda node: node.value is None,
     selects=(type(None),),
 )
 def lower_none(node: ast.Constant, cx: Lowerer) -> ast.expr:
@@ -125,7 +113,6 @@ def lower_none(node: ast.Constant, cx: Lowerer) -> ast.expr:
     before="...",
     after="_us_Ellipsis",
     reference="expressions.html#atom-literals",
-    applies=lambda node: node.value is Ellipsis,
     selects=(type(Ellipsis),),
 )
 def lower_ellipsis(node: ast.Constant, cx: Lowerer) -> ast.expr:

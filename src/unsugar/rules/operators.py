@@ -112,7 +112,6 @@ def _register_binary(op: type[ast.operator], symbol: str, method: str, reference
         before=f"a {symbol} b",
         after=f"_us_binary_{rule_id}(a, b)",
         reference=reference,
-        applies=lambda node: isinstance(node.op, op),
         selects=(op,),
     )
     def lower_binary(node: ast.BinOp, cx: Lowerer) -> ast.expr:
@@ -127,7 +126,6 @@ def _register_unary(op: type[ast.unaryop], rule_id: str, symbol: str, method: st
         before=f"{symbol}x",
         after=f"_us_unary_{rule_id}(x)",
         reference="expressions.html#unary-arithmetic-and-bitwise-operations",
-        applies=lambda node: isinstance(node.op, op),
         selects=(op,),
     )
     def lower_unary(node: ast.UnaryOp, cx: Lowerer) -> ast.expr:
