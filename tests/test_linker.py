@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from unsugar.linker import _closure, compiled_runtime
+from unsugar.linker import RuntimeText, _closure, compiled_runtime
 
 
 @pytest.mark.parametrize("semantics", ["python", "native"])
@@ -50,7 +50,42 @@ def test_the_runtimes_constants_are_made_and_written_once() -> None:
         compilation.lower()
         compilation.control()
         compilation.link()
-        used = [stmt for stmt in ast.walk(ast.Module(compilation.body, [])) if id(stmt) in shared]
+        texts = [node for node in ast.walk(ast.Module(compilation.body, [])) if isinstance(node, RuntimeText)]
+        used = [stmt for text in texts for stmt in text.stmts if id(stmt) in shared]
         assert len(used) > 10
         assert all(id(stmt) in runtime.known for stmt in used)
         assert all(runtime.known[id(stmt)](1) is runtime.known[id(stmt)](1) for stmt in used)
+
+
+@pytest.mark.parametrize("runtime_mode", ["inline", "import"])
+def test_the_runtime_written_as_one_text_is_its_statements_text(runtime_mode: str) -> None:
+    """Where text is written, the captured builtins and the runtime's
+    statements stand as :class:`RuntimeText` (one before the module's own
+    constants, one after; with ``--runtime=import``, the imports between the
+    first two): the text of each, at any indent, is the printer's text of
+    the statements it stands for, a def after a blank line."""
+    import ast
+
+    from unsugar import builder as b
+    from unsugar import printer
+    from unsugar.pipeline import Compilation
+
+    source = "import os\nprint(os.sep + 'x', [a for a in 'bc' if a == 'b'])\n"
+    compilation = Compilation(ast.parse(source), source=source, runtime=runtime_mode)
+    compilation.lower()
+    compilation.control()
+    compilation.link()
+    texts = [node for node in ast.walk(ast.Module(compilation.body, [])) if isinstance(node, RuntimeText)]
+    assert len(texts) == (3 if runtime_mode == "import" else 2)
+    assert set(compilation.texts) == set(map(id, texts))
+    assert texts[0].captured
+    if runtime_mode == "inline":  # (imported, the helpers are not in the text)
+        assert any(isinstance(stmt, ast.FunctionDef) for stmt in texts[-1].stmts)
+    known = compiled_runtime("_us_", "python").known
+    for text in texts:
+        for indent in (0, 2):
+            opener = "\n" + "    " * indent + "0"  # (a statement first: a def after it has its blank line)
+            written = printer.statements([b.expr(b.int_(0)), *text.statements()], indent, known)
+            assert text.text(indent) == written.removeprefix(opener)
+    tree = compilation.module()
+    assert not any(isinstance(node, RuntimeText) for node in ast.walk(tree))

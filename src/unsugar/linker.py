@@ -90,6 +90,51 @@ class CompiledRuntime:
     constant_bit: dict[str, int] = dataclasses.field(default_factory=dict)
     #: ``<prefix>len -> len`` for every builtin
     builtins: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: the prefix of its names
+    prefix: str = ""
+
+
+class RuntimeText(ast.stmt):
+    """Where the output is written as text: the builtins ``captured``
+    (``_us_len = len``) and statements of the runtime, written as one text
+    (:meth:`text`), the runtime's texts of its statements joined. A tree
+    given out holds the statements it stands for (:meth:`statements`)."""
+
+    _fields = ()
+
+    def __init__(self, captured: list[str], stmts: list[ast.stmt], runtime: CompiledRuntime) -> None:
+        super().__init__()
+        self.captured, self.stmts, self.runtime = captured, stmts, runtime
+
+    def text(self, indent: int) -> str:
+        """What the printer writes for the statements at ``indent``: each
+        starting with its newline, a ``def`` with a blank line."""
+        pad = "\n" + "    " * indent
+        prefix = self.runtime.prefix
+        name = printer.name
+        parts = [f"{pad}{prefix}{captured} = {name(captured)}" for captured in self.captured]
+        known = self.runtime.known
+        for stmt in self.stmts:
+            if type(stmt) is ast.FunctionDef:
+                parts.append("\n")
+            parts.append(known[id(stmt)](indent))
+        return "".join(parts)
+
+    def statements(self) -> list[ast.stmt]:
+        """The statements this stands for."""
+        prefix = self.runtime.prefix
+        return [*(b.assign(prefix + name, b.load(name)) for name in self.captured), *self.stmts]
+
+
+def expanded(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """``stmts`` with each :class:`RuntimeText` replaced by its statements."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if type(stmt) is RuntimeText:
+            out += stmt.statements()
+        else:
+            out.append(stmt)
+    return out
 
 
 def runtime_tree(name: str) -> ast.Module:
@@ -185,6 +230,7 @@ def _compile_runtime(prefix: str, semantics: str) -> CompiledRuntime:
         entry.name: _prefixed_uses(entry.value, prefix) for entry in unit.constants.values()
     }
     runtime.builtins = {prefix + name: name for name in BUILTIN_NAMES}
+    runtime.prefix = prefix
     return runtime
 
 
@@ -234,13 +280,17 @@ def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
 
 def link(
     unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline",
-    literals: dict[int, Constant] | None = None,
+    literals: dict[int, Constant] | None = None, texts: dict[int, Callable[[int], str]] | None = None,
 ) -> list[ast.stmt]:
     """The whole output module body: what ``body`` needs, then ``body``.
 
     With ``literals``, the assignment of each literal built from its items is
     recorded there (by its ``id``) and its items are left out of the tree
-    (:class:`unit.Constant`); without, every constant is complete.
+    (:class:`unit.Constant`); without, every constant is complete. With
+    ``texts`` (for an output written as text), the captured builtins and the
+    runtime's statements stand as :class:`RuntimeText`, one before the
+    module's own constants and one after, each recorded there (its ``id``:
+    its text at an indent); :func:`expanded` gives the statements back.
     """
     if runtime_mode not in RUNTIMES:
         raise ValueError(f"unknown runtime mode {runtime_mode!r}")
@@ -284,13 +334,22 @@ def link(
         if literals is not None and entry.items is not None:
             literals[id(assign)] = entry
         consts.append(assign)
-    builtins_used = closure.builtins.union(unit.builtins)
-    captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in sorted(builtins_used)]
+    captured = sorted(closure.builtins.union(unit.builtins))
     opening: list[ast.stmt] = []
     if unit.keep:  # the docstring and future statements kept open the module
         opening = [stmt for stmt in body if any(stmt is kept for kept in unit.opening)]
         body = [stmt for stmt in body if not any(stmt is kept for kept in opening)]
-    return opening + captures + boot + header + consts + rest + body
+    if texts is None:
+        captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in captured]
+        return opening + captures + boot + header + consts + rest + body
+    shared_consts, own_consts = consts[:len(shared)], consts[len(shared):]
+    if header:  # (not the runtime's: between two texts)
+        before = [RuntimeText(captured, boot, runtime), *header, RuntimeText([], shared_consts, runtime)]
+    else:
+        before = [RuntimeText(captured, boot + shared_consts, runtime)]
+    after = RuntimeText([], rest, runtime)
+    texts.update((id(stmt), stmt.text) for stmt in (*before, after) if type(stmt) is RuntimeText)
+    return opening + before + own_consts + [after] + body
 
 
 def _closure(

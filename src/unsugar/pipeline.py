@@ -53,6 +53,8 @@ class Compilation:
         self.body = tree.body
         #: once linked, the assignments of literals by ``id``: the printer writes them from their items
         self.literals: dict[int, Constant] = {}
+        #: once linked, the runtime's text by the ``id`` of each :class:`linker.RuntimeText`
+        self.texts: dict[int, Callable[[int], str]] = {}
         # a module already core needs no names of its own (its output is itself);
         # kept sugar may bind names that must stay globals
         self.unit.module_def = not self.unit.keep and not is_core(tree)
@@ -72,7 +74,8 @@ class Compilation:
 
     def _link(self) -> None:
         self.literals = {}
-        self.body = linker.link(self.unit, self._own, self.runtime, self.literals)
+        self.texts = {}
+        self.body = linker.link(self.unit, self._own, self.runtime, self.literals, self.texts)
         if self.unit.module_def:
             self.body = module_def(self.unit, self.body)
             sections.split_body(self.body, self.unit)
@@ -85,6 +88,7 @@ class Compilation:
     def module(self) -> ast.Module:
         """The output tree, every node with a position (for ``compile``; a node
         made while nothing was placed takes its parent's)."""
+        self._expand()
         for stmt in self._own:
             fix_locations(stmt)
         for function in self.unit.decorated:  # its code starts at its first decorator
@@ -94,6 +98,14 @@ class Compilation:
         module = ast.Module(body=self.body, type_ignores=[])
         # the module's own statements and the runtime's are placed all through
         return fix_locations(module, trust_located=True)
+
+    def _expand(self) -> None:
+        """The runtime's statements in the tree, where a :class:`linker.RuntimeText`
+        stood for them (:func:`linker.expanded`)."""
+        self.body = linker.expanded(self.body)
+        if self.unit.module_def:
+            self.body[0].body = linker.expanded(self.body[0].body)
+        self.texts = {}
 
     def text(self, mark: Callable[[list[ast.stmt], Known], Known] | None = None) -> str:
         """The output source (:mod:`unsugar.printer`; the runtime's text is made
@@ -128,6 +140,7 @@ class Compilation:
         """The printer's text of the output, with its last newline."""
         known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
         known = {**known, **{key: literal.statement_text for key, literal in self.literals.items()}}
+        known.update(self.texts)
         if mark is not None:
             known = mark(self.body, known)
         text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known, spend)
@@ -138,6 +151,7 @@ class Compilation:
         nest past what source text can indent (:mod:`unsugar.hoisting`)."""
         self.unit.helper("hoisted")
         self._link()
+        self._expand()  # (the hoisting sees every name the module def binds)
         self.body = hoisting.hoist(self.body, self.unit)
 
 

@@ -61,8 +61,10 @@ def unparse(
     ``module`` is emptied once written: the tree is spent, even if it raises."""
     out: list[str] = []
     _Printer(out, known or {}, spend).body(module.body, 0)
-    text = "".join(out)
-    return text[1:] if text.startswith("\n") else text
+    # (each statement's text starts with its newline, a def's with two unless
+    # it is first; a known text of several, a ``linker.RuntimeText``'s, starts
+    # with two when its first statement is a def, even first in the module)
+    return "".join(out).lstrip("\n")
 
 
 def statements(
