@@ -99,6 +99,7 @@ ACCEPTED = {
     "keywords": "f(a=1, b=2, **c, **d)\nclass C(B, metaclass=M):\n    pass",
     "__debug__ read": "if __debug__:\n    x = __debug__",
     "__debug__ attribute read": "x = y.__debug__",
+    "attribute chains": "x = a.b.c.d\na.b.c = d.e.f\ndel a.b.c\nf(a.b).c.d[e.f].g = h",
     "break and continue in loops": "while x:\n    try:\n        continue\n    finally:\n        break\n"
     "for y in z:\n    if y:\n        break\nelse:\n    pass",
     "generators": "def f():\n    yield 1\n    yield from g()\n    x = lambda: (yield)\n    return 2",
@@ -119,6 +120,18 @@ def test_each_refusal_is_flagged(name: str) -> None:
     source = REFUSED[name]
     assert cpython_error(source) is not None, "CPython compiles it: not a refusal"
     assert may_refuse(ast.parse(source))
+
+
+def test_nesting_past_the_compilers_limits_is_flagged() -> None:
+    """Deep enough to reach CPython's recursion limits, a module is compiled
+    (though it may compile): an attribute chain counts each attribute."""
+    from unsugar.refusals import _DEEPEST
+
+    for deep in ("x = a" + ".b" * (_DEEPEST + 5), "x = " + "f(" * (_DEEPEST + 5) + ")" * (_DEEPEST + 5),
+                 "x = " + "f(" * (_DEEPEST // 2) + "a" + ".b" * (_DEEPEST // 2 + 5) + ")" * (_DEEPEST // 2)):
+        assert may_refuse(ast.parse(deep))
+    for shallow in ("x = a" + ".b" * (_DEEPEST - 5), "x = " + "f(" * (_DEEPEST - 5) + ")" * (_DEEPEST - 5)):
+        assert not may_refuse(ast.parse(shallow))
 
 
 @pytest.mark.parametrize("name", ACCEPTED)

@@ -239,6 +239,12 @@ class _Walker:
     # ---------------------------------------------------------- expressions
     def expr(self, node: ast.AST, scope: _Scope, flags: int, depth: int) -> None:
         kind = type(node)
+        while kind is ast.Attribute:  # (a chain ``a.b.c``: its values in turn, with no call)
+            if depth > _DEEPEST or node.attr == "__debug__" and type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                raise _Refused
+            node = node.value  # type: ignore[attr-defined]
+            kind = type(node)
+            depth += 1
         if kind is ast.Name:  # (half the nodes: no call for them)
             if node.id in _WATCHED:  # type: ignore[attr-defined]
                 self._name(node)  # type: ignore[arg-type]
@@ -252,7 +258,8 @@ class _Walker:
             handler(self, node, scope, flags, depth + 1)
         else:
             for child in children(node):
-                self.expr(child, scope, flags, depth + 1)
+                if type(child) is not ast.Constant:
+                    self.expr(child, scope, flags, depth + 1)
 
     def items(self, elts: list[ast.expr], scope: _Scope, flags: int, depth: int) -> int:
         """Walk the items of a display or the arguments of a call, where a
@@ -279,11 +286,6 @@ class _Walker:
         """A name of :data:`_WATCHED`."""
         if node.id != "__debug__" or type(node.ctx) is not ast.Load:
             raise _Refused
-
-    def _attribute(self, node: ast.Attribute, scope: _Scope, flags: int, depth: int) -> None:
-        if node.attr == "__debug__" and type(node.ctx) is not ast.Load:
-            raise _Refused
-        self.expr(node.value, scope, flags, depth)
 
     def _sequence(self, node: ast.Tuple | ast.List | ast.Set, scope: _Scope, flags: int, depth: int) -> None:
         starred = self.items(node.elts, scope, flags, depth)
@@ -433,7 +435,6 @@ for _name in ("TryStar", "TypeAlias"):  # (3.11 has no TypeAlias)
         _STATEMENTS[getattr(ast, _name)] = _Walker._refuse
 
 _EXPRESSIONS: dict[type, _Handler] = {
-    ast.Attribute: _Walker._attribute,
     ast.Starred: _Walker._refuse,  # (where a starred item belongs, its value is walked instead)
     ast.Tuple: _Walker._sequence,
     ast.List: _Walker._sequence,
