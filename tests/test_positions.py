@@ -34,3 +34,39 @@ def test_the_tree_is_placed_the_same_after_text_was_written_in_the_process() -> 
     first, alone = tree("text first"), tree("tree only")
     assert "lineno=" in first
     assert first == alone, "the tree differs when text was written first"  # (no diff: it is long)
+
+
+#: code whose expansions read one value in several places: a ``with``'s exit
+#: (called with None three times), ``and``/``or`` chains (their flag), a
+#: comparison chain (a link's right operand is the next one's left), a walrus,
+#: ``exec(code)`` and ``locals()`` (their callee), a module run as a def
+SHARED = """
+import os
+def f(a, b, c, code, items):
+    with open(a) as h, open(b):
+        pass
+    x = a and b and c
+    y = a < b < c < 4
+    if (n := len(items)) > 1:
+        print(n)
+    exec(code, {})
+    return locals()
+class C:
+    z = os.sep or os.name or 3
+"""
+
+
+def test_each_node_of_a_desugared_tree_is_in_one_place() -> None:
+    """A node read in two places would be placed for the first and moved by
+    a tool that edits the tree in one place; each read is a node of its own
+    (but the contexts, ``ast.Load()``, which CPython's parser shares too)."""
+    import collections
+
+    from unsugar import desugar_tree
+
+    for options in ({}, {"runtime": "import", "semantics": "native"}):
+        tree = desugar_tree(ast.parse(SHARED), **options)
+        seen = collections.Counter(
+            id(node) for node in ast.walk(tree) if not isinstance(node, ast.expr_context))
+        shared = [ast.dump(node) for node in ast.walk(tree) if seen[id(node)] > 1]
+        assert not shared, shared[:5]

@@ -966,7 +966,9 @@ class Flow:
         normal = self.unit.names.fixed(f"ok{depth}")
         self.append(self.assign_at(normal, self.read(self.level), node))
         boundary = Boundary()
-        none = self.unit.helper("none")
+
+        def none() -> ast.Name:  # (a node for each read: one node is in one place of a tree)
+            return self.unit.helper("none")
 
         def write() -> None:
             body, iterators = self._boundary(node.body, boundary, node)
@@ -975,15 +977,15 @@ class Flow:
             handler = self.handler([
                 *getattr(node, "unwound", ()),
                 self.store(normal, self.unit.number(0)),
-                self.store(node.enter, none),
+                self.store(node.enter, none()),
                 b.copy_location(b.if_(exit_error, [], [ast.Raise(exc=None, cause=None)]), node),
             ], iterators)
             self.append(b.copy_location(b.try_except(body, handler), node))
             with self.level_of("exit", flag=normal, own=True):
-                self.emit(b.copy_location(b.expr(b.call(b.load(node.exit), none, none, none)), node))
+                self.emit(b.copy_location(b.expr(b.call(b.load(node.exit), none(), none(), none())), node))
 
         self.outlined_if_deep(write, node)
-        self.append(self.assign_at(node.exit, none, node))
+        self.append(self.assign_at(node.exit, none(), node))
         self._resume(boundary, node)
 
     # -------------------------------------------------------------- scopes

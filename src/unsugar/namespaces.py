@@ -95,13 +95,13 @@ class ModuleNamespace(Namespace):
                 _us_module_failed(_us_namespace, _us_s__us_module)
                 raise
         """
-        name, module = cx.fixed("body"), cx.string(cx.fixed("module"))
+        name, module = cx.fixed("body"), cx.fixed("module")
         first = [
-            b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param), module)),
+            b.expr(b.call(cx.rt("namespace_remove"), b.load(self.param), cx.string(module))),
             b.assign(self.setitem, b.call(cx.rt("namespace_setitem"), b.load(self.param))),
         ]
         made, runs = module_runs([name], self.param, cx.unit)
-        failed = [b.expr(b.call(cx.rt("module_failed"), b.load(self.param), module)), b.raise_()]
+        failed = [b.expr(b.call(cx.rt("module_failed"), b.load(self.param), cx.string(module))), b.raise_()]
         body_def = b.function(name, [self.param], first + body)
         body_def.in_namespace = True
         return [body_def, *made, b.try_except(runs, failed)]

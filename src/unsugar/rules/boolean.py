@@ -114,7 +114,7 @@ def _chain(
         cx.emit(*_moved(cx, result, lowered, mark))
         return test or b.load(result)
 
-    guard: ast.expr = b.load(more)
+    guard: ast.expr | None = None  # (None: the flag, read anew for each operand)
     guarded: list[str] = []  # a temporary of the truth the guard tests
     for i, item in enumerate(node.values):
         mark = len(cx.unit.names.allocated)
@@ -138,7 +138,7 @@ def _chain(
         if i == 0:
             cx.emit(*stmts)
         else:
-            cx.emit(b.if_(guard, stmts))
+            cx.emit(b.if_(b.load(more) if guard is None else guard, stmts))
     flag = b.load(more) if is_and else negation(b.load(more), cx)
     return b.load(result) if value else None, flag if truth else None
 

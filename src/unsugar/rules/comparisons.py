@@ -14,6 +14,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import CONDITIONS, Lowerer
 from unsugar.registry import expr_rule
+from unsugar.trees import copy_tree
 
 COMPARISONS = "expressions.html#value-comparisons"
 IDENTITY = "expressions.html#is-not"
@@ -210,7 +211,9 @@ def _link(
         if drop:
             cx.emit(*cx.released([result]))
         right = _operand(cx, comparator, own)
-        _store_link(cx, result, _pair(op, left, right, cx), test, _consumed(cx, own, left, *([] if save else [right])))
+        # ``left`` is the link before's right operand: a copy of it (one node, one place)
+        _store_link(cx, result, _pair(op, copy_tree(left), right, cx), test,
+                    _consumed(cx, own, left, *([] if save else [right])))
         return right
 
     return cx.capture(lower)

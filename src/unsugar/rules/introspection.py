@@ -11,7 +11,7 @@ from unsugar.namespaces import ClassNamespace
 from unsugar.registry import expr_rule
 from unsugar.rules.coroutines import COROUTINE_MARK
 from unsugar.rules.functions import names_function_type
-from unsugar.trees import NAMESPACE_CALL_MARK
+from unsugar.trees import NAMESPACE_CALL_MARK, copy_tree
 
 #: whether a comprehension inlined in a module or class body (3.12) shows its
 #: namespace too: from 3.13 it shows only its own variables
@@ -51,8 +51,8 @@ def lower_locals(node: ast.Call, cx: Lowerer) -> ast.expr:
     prefix = cx.string(cx.unit.names.prefix)
     frames = _frames_shown(cx)
     if frames is None:
-        return b.call(cx.rt("visible_locals"), b.call(function), function, prefix)
-    return b.call(cx.rt("comprehension_locals"), b.call(function), function, prefix,
+        return b.call(cx.rt("visible_locals"), b.call(function), copy_tree(function), prefix)
+    return b.call(cx.rt("comprehension_locals"), b.call(function), copy_tree(function), prefix,
                   *map(cx.string, frames))
 
 
@@ -132,7 +132,8 @@ def _give_exec_closure(node: ast.Call, cx: Lowerer) -> None:
     """``exec(code, ...)`` -> ``f = exec; c = code; f(c, ..., **_us_exec_closure(f, c, prefix))``."""
     node.func = cx.spill(node.func)
     node.args[0] = cx.spill(node.args[0])
-    closure = b.call(cx.rt("exec_closure"), node.func, node.args[0], cx.string(cx.unit.names.prefix))
+    closure = b.call(cx.rt("exec_closure"), copy_tree(node.func), copy_tree(node.args[0]),
+                     cx.string(cx.unit.names.prefix))
     node.keywords.append(ast.keyword(arg=None, value=closure))
 
 

@@ -7,6 +7,7 @@ import ast
 from unsugar import builder as b
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
+from unsugar.trees import copy_tree
 
 
 @expr_rule(
@@ -26,4 +27,4 @@ def lower_walrus(node: ast.NamedExpr, cx: Lowerer) -> ast.expr:
     """
     value = cx.spill(cx.expr(node.value), "walrus")
     cx.emit(*cx.block([b.assign_to(b.store(node.target.id), value)]))
-    return value
+    return copy_tree(value)  # (one node, one place)
