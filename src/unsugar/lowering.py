@@ -1033,6 +1033,8 @@ def _children_lowerer(cls: type) -> Callable[[Lowerer, Any], None]:
     by its slots.
     """
     lowered = None if cls in (ast.Dict, ast.JoinedStr) else _subexpression_fields(cls)
+    if lowered == []:  # (a constant, a name: no sub-expression in its signature)
+        return _lower_nothing
     if not lowered:
         return Lowerer.lower_slots
     spill = [
@@ -1055,6 +1057,10 @@ def _children_lowerer(cls: type) -> Callable[[Lowerer, Any], None]:
         f"lower children of {cls.__name__}", lines, Lowerer.lower_slots, after=body,
         parameters=("lowerer", "node"), caught=AttributeError, names={"_child_slots": _child_slots},
     )
+
+
+def _lower_nothing(lowerer: Lowerer, node: ast.AST) -> None:
+    """The children lowerer of a class whose signature has no sub-expression."""
 
 
 #: per node class: the function that lowers its sub-expressions (:func:`_children_lowerer`)
