@@ -258,6 +258,14 @@ def _rule_tables(keep: frozenset[str]) -> tuple[RuleTable, RuleTable]:
 
 
 @cache
+def _selected_rules(keep: frozenset[str]) -> dict[tuple[type[ast.AST], object], list[Rule]]:
+    """Where ``keep`` is kept, the rules of a node type that may apply to a
+    node with a key (:data:`SELECTORS`), by type and key, as :meth:`Lowerer._rule`
+    finds them (once per process: a callee's name comes back in every module)."""
+    return {}
+
+
+@cache
 def _name_marks(keep: frozenset[str]) -> tuple[str, ...] | None:
     """The marks the name rules apply to (:attr:`Rule.marked`): a name with
     none of them is left to no rule. None if a name rule may apply to any name."""
@@ -280,7 +288,7 @@ class Lowerer:
         self.placing = is_placing()
         self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
         #: the rules of a node type that may apply to a node with a key (:meth:`_rule`)
-        self._selected: dict[tuple[type[ast.AST], object], list[Rule]] = {}
+        self._selected = _selected_rules(unit.keep)
         self._name_marks = _name_marks(unit.keep)
         # what the rules ask of the unit most, bound once (a call each, not two)
         #: a fresh temporary name: ``temp(hint="t")``
