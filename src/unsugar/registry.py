@@ -93,9 +93,16 @@ def _keys(nodes: tuple[type[ast.AST], ...], selects: Iterable[object] | None) ->
     return frozenset(selects)
 
 
-def _by_key(keys: frozenset[object]) -> Callable[[Any], bool]:
-    """The ``applies`` of a rule that gives only its keys: the node's key is one of them."""
-    return lambda node: SELECTORS[type(node)](node) in keys
+def _keyed(
+    nodes: tuple[type[ast.AST], ...], selects: Iterable[object] | None,
+    applies: Callable[[Any], bool] | None, marked: str | None = None,
+) -> tuple[frozenset[object] | None, Callable[[Any], bool] | None, bool]:
+    """A rule's keys, its ``applies`` (where it gives only keys: the node's key
+    is one of them), and whether the keys are all it asks (``Rule.by_key``)."""
+    keys = _keys(nodes, selects)
+    if applies is not None or keys is None or marked is not None:
+        return keys, applies, False
+    return keys, lambda node: SELECTORS[type(node)](node) in keys, True
 
 
 RULES: dict[str, Rule] = {}
@@ -130,10 +137,7 @@ def expr_rule(
     rule applies only to a node with that attribute, and where ``applies``
     says so; ``selects``: only to a node with one of those keys (:data:`SELECTORS`),
     and where ``applies``, if given, says so."""
-    keys = _keys(nodes, selects)
-    by_key = applies is None and keys is not None and marked is None
-    if by_key:
-        applies = _by_key(keys)  # type: ignore[arg-type]
+    keys, applies, by_key = _keyed(nodes, selects, applies, marked)
 
     def marked_and_applies(node: ast.AST) -> bool:
         return hasattr(node, marked) and (applies is None or applies(node))  # type: ignore[arg-type]
@@ -164,10 +168,7 @@ def stmt_rule(
 ) -> Callable[[Callable[..., list[ast.stmt]]], Callable[..., list[ast.stmt]]]:
     """Register a statement rule (see module docstring); ``selects`` as for
     :func:`expr_rule`."""
-    keys = _keys(nodes, selects)
-    by_key = applies is None and keys is not None
-    if by_key:
-        applies = _by_key(keys)  # type: ignore[arg-type]
+    keys, applies, by_key = _keyed(nodes, selects, applies)
 
     def decorate(func: Callable[..., list[ast.stmt]]) -> Callable[..., list[ast.stmt]]:
         _register(
