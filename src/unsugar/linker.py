@@ -23,7 +23,7 @@ import contextlib
 import dataclasses
 import pickle
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache, partial
 from typing import NamedTuple, TypeVar
 
@@ -109,10 +109,8 @@ class RuntimeText(ast.stmt):
     def text(self, indent: int) -> str:
         """What the printer writes for the statements at ``indent``: each
         starting with its newline, a ``def`` with a blank line."""
-        pad = "\n" + "    " * indent
         prefix = self.runtime.prefix
-        name = printer.name
-        parts = [f"{pad}{prefix}{captured} = {name(captured)}" for captured in self.captured]
+        parts = [_capture_text(prefix, captured, indent) for captured in self.captured]
         known = self.runtime.known
         for stmt in self.stmts:
             if type(stmt) is ast.FunctionDef:
@@ -122,8 +120,18 @@ class RuntimeText(ast.stmt):
 
     def statements(self) -> list[ast.stmt]:
         """The statements this stands for."""
-        prefix = self.runtime.prefix
-        return [*(b.assign(prefix + name, b.load(name)) for name in self.captured), *self.stmts]
+        return [*_captures(self.runtime.prefix, self.captured), *self.stmts]
+
+
+def _captures(prefix: str, builtins_used: Iterable[str]) -> list[ast.stmt]:
+    """``<prefix>len = len`` for each of ``builtins_used``: read before user code can shadow one."""
+    return [b.assign(prefix + name, b.load(name)) for name in builtins_used]
+
+
+@cache
+def _capture_text(prefix: str, builtin: str, indent: int) -> str:
+    """The printer's text of ``<prefix>builtin = builtin`` at ``indent`` (made once)."""
+    return printer.statements(_captures(prefix, [builtin]), indent)
 
 
 def expanded(stmts: list[ast.stmt]) -> list[ast.stmt]:
@@ -339,17 +347,17 @@ def link(
     if unit.keep:  # the docstring and future statements kept open the module
         opening = [stmt for stmt in body if any(stmt is kept for kept in unit.opening)]
         body = [stmt for stmt in body if not any(stmt is kept for kept in opening)]
-    if texts is None:
-        captures = [b.assign(unit.names.fixed(name), b.load(name)) for name in captured]
-        return opening + captures + boot + header + consts + rest + body
     shared_consts, own_consts = consts[:len(shared)], consts[len(shared):]
     if header:  # (not the runtime's: between two texts)
         before = [RuntimeText(captured, boot, runtime), *header, RuntimeText([], shared_consts, runtime)]
     else:
         before = [RuntimeText(captured, boot + shared_consts, runtime)]
     after = RuntimeText([], rest, runtime)
+    linked = opening + before + own_consts + [after] + body
+    if texts is None:
+        return expanded(linked)
     texts.update((id(stmt), stmt.text) for stmt in (*before, after) if type(stmt) is RuntimeText)
-    return opening + before + own_consts + [after] + body
+    return linked
 
 
 def _closure(
