@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from unsugar.linker import RuntimeText, _closure, compiled_runtime
+from unsugar.linker import LiteralsText, RuntimeText, TextRun, _closure, compiled_runtime
 
 
 @pytest.mark.parametrize("semantics", ["python", "native"])
@@ -58,12 +58,13 @@ def test_the_runtimes_constants_are_made_and_written_once() -> None:
 
 
 @pytest.mark.parametrize("runtime_mode", ["inline", "import"])
-def test_the_runtime_written_as_one_text_is_its_statements_text(runtime_mode: str) -> None:
+def test_the_runtime_and_literals_written_as_one_text_are_their_statements_text(runtime_mode: str) -> None:
     """Where text is written, the captured builtins and the runtime's
     statements stand as :class:`RuntimeText` (one before the module's own
     constants, one after; with ``--runtime=import``, the imports between the
-    first two): the text of each, at any indent, is the printer's text of
-    the statements it stands for, a def after a blank line."""
+    first two), and each run of the module's own literals as a
+    :class:`LiteralsText`: the text of each, at any indent, is the printer's
+    text of the statements it stands for, a def after a blank line."""
     import ast
 
     from unsugar import builder as b
@@ -75,17 +76,20 @@ def test_the_runtime_written_as_one_text_is_its_statements_text(runtime_mode: st
     compilation.lower()
     compilation.control()
     compilation.link()
-    texts = [node for node in ast.walk(ast.Module(compilation.body, [])) if isinstance(node, RuntimeText)]
+    runs = [node for node in ast.walk(ast.Module(compilation.body, [])) if isinstance(node, TextRun)]
+    texts = [run for run in runs if isinstance(run, RuntimeText)]
+    literals = [run for run in runs if isinstance(run, LiteralsText)]
     assert len(texts) == (3 if runtime_mode == "import" else 2)
-    assert set(compilation.texts) == set(map(id, texts))
+    assert literals and {"_us_s_sep", "_us_str_1"} <= {e.name for run in literals for e in run.entries}
+    assert set(compilation.texts) == set(map(id, runs))
     assert texts[0].captured
     if runtime_mode == "inline":  # (imported, the helpers are not in the text)
         assert any(isinstance(stmt, ast.FunctionDef) for stmt in texts[-1].stmts)
     known = compiled_runtime("_us_", "python").known
-    for text in texts:
+    for run in runs:
         for indent in (0, 2):
             opener = "\n" + "    " * indent + "0"  # (a statement first: a def after it has its blank line)
-            written = printer.statements([b.expr(b.int_(0)), *text.statements()], indent, known)
-            assert text.text(indent) == written.removeprefix(opener)
+            written = printer.statements([b.expr(b.int_(0)), *run.statements()], indent, known)
+            assert run.text(indent) == written.removeprefix(opener)
     tree = compilation.module()
-    assert not any(isinstance(node, RuntimeText) for node in ast.walk(tree))
+    assert not any(isinstance(node, TextRun) for node in ast.walk(tree))

@@ -94,21 +94,30 @@ class CompiledRuntime:
     prefix: str = ""
 
 
-class RuntimeText(ast.stmt):
-    """Where the output is written as text: the builtins ``captured``
-    (``_us_len = len``) and statements of the runtime, written as one text
-    (:meth:`text`), the runtime's texts of its statements joined. A tree
-    given out holds the statements it stands for (:meth:`statements`)."""
+class TextRun(ast.stmt):
+    """Statements that, where the output is written as text, are written as
+    one text (:meth:`text`, at an indent, each statement starting with its
+    newline, a ``def`` with a blank line); a tree given out holds the
+    statements it stands for (:meth:`statements`, :func:`expanded`)."""
 
     _fields = ()
+
+    def text(self, indent: int) -> str:
+        raise NotImplementedError
+
+    def statements(self) -> list[ast.stmt]:
+        raise NotImplementedError
+
+
+class RuntimeText(TextRun):
+    """The builtins ``captured`` (``_us_len = len``) and statements of the
+    runtime, written as the runtime's texts of its statements joined."""
 
     def __init__(self, captured: list[str], stmts: list[ast.stmt], runtime: CompiledRuntime) -> None:
         super().__init__()
         self.captured, self.stmts, self.runtime = captured, stmts, runtime
 
     def text(self, indent: int) -> str:
-        """What the printer writes for the statements at ``indent``: each
-        starting with its newline, a ``def`` with a blank line."""
         prefix = self.runtime.prefix
         parts = [_capture_text(prefix, captured, indent) for captured in self.captured]
         known = self.runtime.known
@@ -119,8 +128,24 @@ class RuntimeText(ast.stmt):
         return "".join(parts)
 
     def statements(self) -> list[ast.stmt]:
-        """The statements this stands for."""
         return [*_captures(self.runtime.prefix, self.captured), *self.stmts]
+
+
+class LiteralsText(TextRun):
+    """A run of the module's own literals built from their items
+    (``_us_s_x = _us_name_text(120)``), written from the items
+    (:meth:`unit.Constant.statement_text`): no node is made for them."""
+
+    def __init__(self, entries: list[Constant]) -> None:
+        super().__init__()
+        self.entries = entries
+
+    def text(self, indent: int) -> str:
+        return "".join([entry.statement_text(indent) for entry in self.entries])
+
+    def statements(self) -> list[ast.stmt]:
+        """Each literal's assignment, its items in the tree."""
+        return [b.assign(entry.name, entry.complete()) for entry in self.entries]
 
 
 def _captures(prefix: str, builtins_used: Iterable[str]) -> list[ast.stmt]:
@@ -134,11 +159,11 @@ def _capture_text(prefix: str, builtin: str, indent: int) -> str:
     return printer.statements(_captures(prefix, [builtin]), indent)
 
 
-def expanded(stmts: list[ast.stmt]) -> list[ast.stmt]:
-    """``stmts`` with each :class:`RuntimeText` replaced by its statements."""
+def expanded(stmts: list[ast.stmt], kind: type[TextRun] = TextRun) -> list[ast.stmt]:
+    """``stmts`` with each :class:`TextRun` (of ``kind``) replaced by its statements."""
     out: list[ast.stmt] = []
     for stmt in stmts:
-        if type(stmt) is RuntimeText:
+        if isinstance(stmt, kind):
             out += stmt.statements()
         else:
             out.append(stmt)
@@ -292,13 +317,15 @@ def link(
 ) -> list[ast.stmt]:
     """The whole output module body: what ``body`` needs, then ``body``.
 
-    With ``literals``, the assignment of each literal built from its items is
-    recorded there (by its ``id``) and its items are left out of the tree
-    (:class:`unit.Constant`); without, every constant is complete. With
-    ``texts`` (for an output written as text), the captured builtins and the
-    runtime's statements stand as :class:`RuntimeText`, one before the
-    module's own constants and one after, each recorded there (its ``id``:
-    its text at an indent); :func:`expanded` gives the statements back.
+    With ``literals``, the runtime's constants are its assignments made once
+    per process, each literal built from its items recorded there (by its
+    ``id``: its items are left out of the tree, :class:`unit.Constant`);
+    without, each is made complete. With ``texts`` (for an output written as
+    text), the captured builtins and the runtime's statements stand as
+    :class:`RuntimeText`, one before the module's own constants and one
+    after, and each run of the module's own literals as a
+    :class:`LiteralsText`, each recorded there (its ``id``: its text at an
+    indent); :func:`expanded` gives the statements back.
     """
     if runtime_mode not in RUNTIMES:
         raise ValueError(f"unknown runtime mode {runtime_mode!r}")
@@ -331,23 +358,17 @@ def link(
     rest = [p.stmt for p in pieces if p.module != "bootstrap"]
     shared = _members(list(runtime.constants.values()), closure.constants)
     if literals is not None:  # the runtime's constants are made and written once
-        consts = [runtime.constant_statements[entry.name] for entry in shared]
-        literals.update((id(stmt), entry) for stmt, entry in zip(consts, shared, strict=True)
+        shared_consts = [runtime.constant_statements[entry.name] for entry in shared]
+        literals.update((id(stmt), entry) for stmt, entry in zip(shared_consts, shared, strict=True)
                         if entry.items is not None)
-        made = list(own.values())
     else:
-        consts, made = [], [*shared, *own.values()]
-    for entry in made:
-        assign = b.assign(entry.name, entry.value if literals is not None else entry.complete())
-        if literals is not None and entry.items is not None:
-            literals[id(assign)] = entry
-        consts.append(assign)
+        shared_consts = [b.assign(entry.name, entry.complete()) for entry in shared]
+    own_consts = _own_constants(list(own.values()))
     captured = sorted(closure.builtins.union(unit.builtins))
     opening: list[ast.stmt] = []
     if unit.keep:  # the docstring and future statements kept open the module
         opening = [stmt for stmt in body if any(stmt is kept for kept in unit.opening)]
         body = [stmt for stmt in body if not any(stmt is kept for kept in opening)]
-    shared_consts, own_consts = consts[:len(shared)], consts[len(shared):]
     if header:  # (not the runtime's: between two texts)
         before = [RuntimeText(captured, boot, runtime), *header, RuntimeText([], shared_consts, runtime)]
     else:
@@ -356,8 +377,26 @@ def link(
     linked = opening + before + own_consts + [after] + body
     if texts is None:
         return expanded(linked)
-    texts.update((id(stmt), stmt.text) for stmt in (*before, after) if type(stmt) is RuntimeText)
+    texts.update((id(stmt), stmt.text) for stmt in linked if isinstance(stmt, TextRun))
     return linked
+
+
+def _own_constants(entries: list[Constant]) -> list[ast.stmt]:
+    """``name = value`` of each of the module's own constants, in order; each
+    run of literals built from their items stands as one :class:`LiteralsText`."""
+    out: list[ast.stmt] = []
+    run: list[Constant] = []
+    for entry in entries:
+        if entry.items is not None:
+            run.append(entry)
+            continue
+        if run:
+            out.append(LiteralsText(run))
+            run = []
+        out.append(b.assign(entry.name, entry.value))
+    if run:
+        out.append(LiteralsText(run))
+    return out
 
 
 def _closure(

@@ -51,9 +51,10 @@ class Compilation:
         self.unit = Unit.for_tree(tree, check_keep(keep), prefix, check_semantics(semantics))
         self.runtime = runtime
         self.body = tree.body
-        #: once linked, the assignments of literals by ``id``: the printer writes them from their items
+        #: once linked, the runtime's literals by the ``id`` of their
+        #: assignment: made complete in a tree given out
         self.literals: dict[int, Constant] = {}
-        #: once linked, the runtime's text by the ``id`` of each :class:`linker.RuntimeText`
+        #: once linked, the text of each :class:`linker.TextRun` by its ``id``
         self.texts: dict[int, Callable[[int], str]] = {}
         # a module already core needs no names of its own (its output is itself);
         # kept sugar may bind names that must stay globals
@@ -100,8 +101,8 @@ class Compilation:
         return fix_locations(module, trust_located=True)
 
     def _expand(self) -> None:
-        """The runtime's statements in the tree, where a :class:`linker.RuntimeText`
-        stood for them (:func:`linker.expanded`)."""
+        """The statements in the tree, where a :class:`linker.TextRun` stood
+        for them (:func:`linker.expanded`)."""
         self.body = linker.expanded(self.body)
         if self.unit.module_def:
             self.body[0].body = linker.expanded(self.body[0].body)
@@ -138,9 +139,8 @@ class Compilation:
 
     def _print(self, mark: Callable[[list[ast.stmt], Known], Known] | None, spend: bool = False) -> str:
         """The printer's text of the output, with its last newline."""
-        known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
-        known = {**known, **{key: literal.statement_text for key, literal in self.literals.items()}}
-        known.update(self.texts)
+        # the runtime's statements stand in its texts; once expanded, each has its own
+        known = self.texts or linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
         if mark is not None:
             known = mark(self.body, known)
         text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known, spend)
