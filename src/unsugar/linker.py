@@ -340,7 +340,8 @@ def link(
         else:
             own.setdefault(entry.name, entry)
     for entry in own.values():  # each is linked: what it refers to is needed
-        direct |= _prefixed_uses(entry.value, prefix)
+        if entry.items is None:  # (a literal's helper is among the unit's helpers)
+            direct |= _prefixed_uses(entry.value, prefix)
     direct.difference_update(own)
     header: list[ast.stmt] = []
     known: dict[str, Closure] | None = runtime.closures
