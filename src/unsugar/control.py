@@ -47,6 +47,7 @@ import ast
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 from unsugar import builder as b
@@ -106,6 +107,14 @@ JUMPS = ("break", "continue", "return")
 #: the runtime helpers whose result is always a ``bool`` (in both semantics)
 BOOL_HELPERS = ("logical_not", "compare_in", "compare_not_in", "compare_is", "compare_is_not", "bool",
                 "exception_matches")
+
+
+@cache
+def _bool_helpers(prefix: str) -> frozenset[str]:
+    """The names of :data:`BOOL_HELPERS` with ``prefix`` (a set made once per prefix)."""
+    return frozenset(prefix + name for name in BOOL_HELPERS)
+
+
 #: the statements that the control flow leaves as they are (with a real ``return``)
 SIMPLE = (ast.Expr, ast.Assign, ast.Return, ast.Raise)
 
@@ -207,7 +216,7 @@ class Flow:
         self.levels: list[Level] = []
         self.loops: list[tuple[Level, Loop]] = []
         self.run = unit.names.fixed("run")
-        self.bool_helpers = {unit.names.fixed(name) for name in BOOL_HELPERS}
+        self.bool_helpers = _bool_helpers(unit.names.prefix)
         self.depth = 0  # blocks around what is written now
         self.max_depth = 0
         #: for each ``try`` being written, the iterators of the loops in its
