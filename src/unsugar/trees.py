@@ -332,13 +332,16 @@ def core_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
 def core_bound_names(stmts: list[ast.stmt]) -> set[str]:
     """The names that ``stmts`` (core statements) bind in their scope."""
     names: set[str] = set()
-    for stmt in stmts:
-        if isinstance(stmt, ast.Assign):
-            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            names.add(stmt.name)
-        for inner in core_blocks(stmt):
-            names |= core_bound_names(inner)
+    todo = [stmts]
+    while todo:
+        for stmt in todo.pop():
+            kind = type(stmt)
+            if kind is ast.Assign:
+                names.update([target.id for target in stmt.targets if type(target) is ast.Name])
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                names.add(stmt.name)
+            elif kind is ast.While or kind is ast.Try:
+                todo += core_blocks(stmt)
     return names
 
 
