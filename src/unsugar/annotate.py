@@ -190,7 +190,7 @@ def _marking(origins: Origins) -> Callable[[list[ast.stmt], Known], Known]:
             nonlocal last
             before = owner
             for stmt in stmts:
-                if known.get(id(stmt)) is not None:  # the runtime's
+                if isinstance(stmt, printer.TextRun) or known.get(id(stmt)) is not None:  # the runtime's
                     before = last = None
                     continue
                 line = getattr(stmt, "lineno", None)

@@ -94,22 +94,7 @@ class CompiledRuntime:
     prefix: str = ""
 
 
-class TextRun(ast.stmt):
-    """Statements that, where the output is written as text, are written as
-    one text (:meth:`text`, at an indent, each statement starting with its
-    newline, a ``def`` with a blank line); a tree given out holds the
-    statements it stands for (:meth:`statements`, :func:`expanded`)."""
-
-    _fields = ()
-
-    def text(self, indent: int) -> str:
-        raise NotImplementedError
-
-    def statements(self) -> list[ast.stmt]:
-        raise NotImplementedError
-
-
-class RuntimeText(TextRun):
+class RuntimeText(printer.TextRun):
     """The builtins ``captured`` (``_us_len = len``) and statements of the
     runtime, written as the runtime's texts of its statements joined."""
 
@@ -131,7 +116,7 @@ class RuntimeText(TextRun):
         return [*_captures(self.runtime.prefix, self.captured), *self.stmts]
 
 
-class LiteralsText(TextRun):
+class LiteralsText(printer.TextRun):
     """A run of the module's own literals built from their items
     (``_us_s_x = _us_name_text(120)``), written from the items
     (:meth:`unit.Constant.statement_text`): no node is made for them."""
@@ -159,8 +144,8 @@ def _capture_text(prefix: str, builtin: str, indent: int) -> str:
     return printer.statements(_captures(prefix, [builtin]), indent)
 
 
-def expanded(stmts: list[ast.stmt], kind: type[TextRun] = TextRun) -> list[ast.stmt]:
-    """``stmts`` with each :class:`TextRun` (of ``kind``) replaced by its statements."""
+def expanded(stmts: list[ast.stmt], kind: type[printer.TextRun] = printer.TextRun) -> list[ast.stmt]:
+    """``stmts`` with each :class:`printer.TextRun` (of ``kind``) replaced by its statements."""
     out: list[ast.stmt] = []
     for stmt in stmts:
         if isinstance(stmt, kind):
@@ -313,19 +298,19 @@ def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
 
 def link(
     unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline",
-    literals: dict[int, Constant] | None = None, texts: dict[int, Callable[[int], str]] | None = None,
+    literals: dict[int, Constant] | None = None, as_text: bool = False,
 ) -> list[ast.stmt]:
     """The whole output module body: what ``body`` needs, then ``body``.
 
     With ``literals``, the runtime's constants are its assignments made once
     per process, each literal built from its items recorded there (by its
     ``id``: its items are left out of the tree, :class:`unit.Constant`);
-    without, each is made complete. With ``texts`` (for an output written as
-    text), the captured builtins and the runtime's statements stand as
+    without, each is made complete. ``as_text`` (for an output written as
+    text): the captured builtins and the runtime's statements stand as
     :class:`RuntimeText`, one before the module's own constants and one
     after, and each run of the module's own literals as a
-    :class:`LiteralsText`, each recorded there (its ``id``: its text at an
-    indent); :func:`expanded` gives the statements back.
+    :class:`LiteralsText`, which the printer writes as they are;
+    :func:`expanded` gives the statements back.
     """
     if runtime_mode not in RUNTIMES:
         raise ValueError(f"unknown runtime mode {runtime_mode!r}")
@@ -376,10 +361,7 @@ def link(
         before = [RuntimeText(captured, boot + shared_consts, runtime)]
     after = RuntimeText([], rest, runtime)
     linked = opening + before + own_consts + [after] + body
-    if texts is None:
-        return expanded(linked)
-    texts.update((id(stmt), stmt.text) for stmt in linked if isinstance(stmt, TextRun))
-    return linked
+    return linked if as_text else expanded(linked)
 
 
 def _own_constants(entries: list[Constant]) -> list[ast.stmt]:

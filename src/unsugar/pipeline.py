@@ -54,8 +54,8 @@ class Compilation:
         #: once linked, the runtime's literals by the ``id`` of their
         #: assignment: made complete in a tree given out
         self.literals: dict[int, Constant] = {}
-        #: once linked, the text of each :class:`linker.TextRun` by its ``id``
-        self.texts: dict[int, Callable[[int], str]] = {}
+        #: the runtime's statements are in the tree, not in its texts (:meth:`_expand`)
+        self.expanded = False
         # a module already core needs no names of its own (its output is itself);
         # kept sugar may bind names that must stay globals
         self.unit.module_def = not self.unit.keep and not is_core(tree)
@@ -75,8 +75,8 @@ class Compilation:
 
     def _link(self) -> None:
         self.literals = {}
-        self.texts = {}
-        self.body = linker.link(self.unit, self._own, self.runtime, self.literals, self.texts)
+        self.body = linker.link(self.unit, self._own, self.runtime, self.literals, as_text=True)
+        self.expanded = False
         if self.unit.module_def:
             self.body = module_def(self.unit, self.body)
             sections.split_body(self.body, self.unit)
@@ -101,12 +101,12 @@ class Compilation:
         return fix_locations(module, trust_located=True)
 
     def _expand(self) -> None:
-        """The statements in the tree, where a :class:`linker.TextRun` stood
+        """The statements in the tree, where a :class:`printer.TextRun` stood
         for them (:func:`linker.expanded`)."""
         self.body = linker.expanded(self.body)
         if self.unit.module_def:
             self.body[0].body = linker.expanded(self.body[0].body)
-        self.texts = {}
+        self.expanded = True
 
     def text(self, mark: Callable[[list[ast.stmt], Known], Known] | None = None) -> str:
         """The output source (:mod:`unsugar.printer`; the runtime's text is made
@@ -139,8 +139,10 @@ class Compilation:
 
     def _print(self, mark: Callable[[list[ast.stmt], Known], Known] | None, spend: bool = False) -> str:
         """The printer's text of the output, with its last newline."""
-        # the runtime's statements stand in its texts; once expanded, each has its own
-        known = self.texts or linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known
+        # the runtime's statements are written from its texts: in a TextRun, or
+        # once expanded, each by its own
+        known = linker.compiled_runtime(self.unit.names.prefix, self.unit.semantics).known \
+            if self.expanded else {}
         if mark is not None:
             known = mark(self.body, known)
         text = printer.unparse(ast.Module(body=self.body, type_ignores=[]), known, spend)

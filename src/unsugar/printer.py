@@ -7,9 +7,11 @@ with ``--keep``) raises :class:`NotCore`, and is left to ``ast.unparse``. Intege
 written in hexadecimal (the chunks of long literals), which reads back the
 same and needs no decimal conversion.
 
-Statements whose text is known already (the runtime's helpers, written once
-per process) are taken from ``known``: ``id(stmt) -> render(indent)``, the
-text of the statement at that indent, starting with its newline.
+A :class:`TextRun` stands for statements whose text is made otherwise (the
+runtime's, written once per process; a run of literals, written from their
+items): the printer writes its :meth:`TextRun.text`. Other statements whose
+text is known already are taken from ``known``: ``id(stmt) -> render(indent)``,
+the text of the statement at that indent, starting with its newline.
 
 Written with ``spend``, the tree is freed as it is written: each body is
 emptied once its text is made, while its nodes are still in the processor's
@@ -52,6 +54,22 @@ def name(identifier: str) -> str:
     return identifier
 
 
+class TextRun(ast.stmt):
+    """Statements written as one text (:meth:`text`); a tree given out holds
+    the statements it stands for (:meth:`statements`)."""
+
+    _fields = ()
+
+    def text(self, indent: int) -> str:
+        """The text of the statements at ``indent``, each starting with its
+        newline, a ``def`` with a blank line."""
+        raise NotImplementedError
+
+    def statements(self) -> list[ast.stmt]:
+        """The statements this stands for."""
+        raise NotImplementedError
+
+
 def unparse(
     module: ast.Module, known: Mapping[int, Callable[[int], str]] | None = None, spend: bool = False
 ) -> str:
@@ -62,8 +80,8 @@ def unparse(
     out: list[str] = []
     _Printer(out, known or {}, spend).body(module.body, 0)
     # (each statement's text starts with its newline, a def's with two unless
-    # it is first; a known text of several, a ``linker.RuntimeText``'s, starts
-    # with two when its first statement is a def, even first in the module)
+    # it is first; a text of several, a ``TextRun``'s, starts with two when
+    # its first statement is a def, even first in the module)
     return "".join(out).lstrip("\n")
 
 
@@ -82,7 +100,7 @@ class _Printer:
         self, out: list[str], known: Mapping[int, Callable[[int], str]], spend: bool = False
     ) -> None:
         self.out = out
-        self.known = known
+        self.known = known or None  # (nothing known: no statement is looked up)
         self.write = out.append
         self.spend = spend  # empty each body once written
 
@@ -97,7 +115,7 @@ class _Printer:
             kind = type(stmt)
             if kind is ast.FunctionDef and self.out:
                 write("\n")
-            render = known.get(id(stmt))
+            render = known.get(id(stmt)) if known is not None else None
             if render is not None:
                 write(render(indent))
             elif kind is ast.Assign:
@@ -137,6 +155,8 @@ class _Printer:
                 write(pad + ("raise" if stmt.exc is None else f"raise {expr(stmt.exc)}"))
             elif kind is ast.Nonlocal:
                 write(f"{pad}nonlocal {', '.join(map(name, stmt.names))}")
+            elif isinstance(stmt, TextRun):  # (a few in a module: asked last)
+                write(stmt.text(indent))
             else:
                 raise NotCore
         if self.spend:
