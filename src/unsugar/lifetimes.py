@@ -11,7 +11,7 @@ leaves holding something (docs/architecture.md, "Lifetimes").
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Mapping
 
 from unsugar.forms import ForLoop
 from unsugar.trees import block_fields
@@ -31,13 +31,13 @@ def held_temporaries(
         return []
     held: dict[str, bool] = {}
     names = unit.names
-    _walk_held(stmts, True, held, ever, defs, names.is_temporary, names.fixed("none"), names.fixed("bool"))
+    _walk_held(stmts, True, held, ever, defs, names.temporaries, names.fixed("none"), names.fixed("bool"))
     return [name for name, holds in held.items() if holds]
 
 
 def _walk_held(
     block: list[ast.stmt], always: bool, held: dict[str, bool], ever: bool, defs: bool,
-    is_temporary: Callable[[str], bool], none: str, flag: str,
+    temporary: Mapping[str, bool], none: str, flag: str,
 ) -> None:
     """Note in ``held`` each temporary ``block`` binds, and whether it may
     still hold an object (``always``: the block runs whenever its scope does).
@@ -47,7 +47,7 @@ def _walk_held(
         kind = type(stmt)
         if kind is ast.Assign:
             target = stmt.targets[0]
-            if type(target) is ast.Name and is_temporary(name := target.id):
+            if type(target) is ast.Name and temporary[name := target.id]:
                 value = stmt.value
                 made = type(value)
                 if made is ast.Constant or made is ast.Name and value.id == none or made is ast.Call \
@@ -59,13 +59,13 @@ def _walk_held(
         elif kind is ast.Expr or kind is ast.Return:  # (most of the rest: no block in them)
             continue
         elif kind is ast.FunctionDef:
-            if defs and is_temporary(stmt.name):
+            if defs and temporary[stmt.name]:
                 held[stmt.name] = True
         elif kind is ForLoop:
-            _walk_held(stmt.body, False, held, ever, defs, is_temporary, none, flag)
+            _walk_held(stmt.body, False, held, ever, defs, temporary, none, flag)
             held[stmt.iterator] = False
         else:
             for part in block_fields(kind):  # (a handler or a case: its body, as a block's)
                 inner = getattr(stmt, part, None)
                 if inner:
-                    _walk_held(inner, False, held, ever, defs, is_temporary, none, flag)
+                    _walk_held(inner, False, held, ever, defs, temporary, none, flag)

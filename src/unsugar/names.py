@@ -79,6 +79,20 @@ def choose_prefix(taken: set[str]) -> str:
     raise AssertionError("unreachable")
 
 
+class TemporaryShapes(dict[str, bool]):
+    """Whether each name asked about has the shape of a temporary,
+    ``<prefix><hint>_<n>``, found when first asked."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def __missing__(self, name: str) -> bool:
+        head, _, number = name.rpartition("_")
+        shaped = self[name] = name.startswith(self.prefix) and number.isdigit() and len(head) > len(self.prefix)
+        return shaped
+
+
 class NameAllocator:
     """Hands out fresh names for one module."""
 
@@ -89,10 +103,12 @@ class NameAllocator:
         self._counters: dict[str, int] = {}
         #: every temporary handed out, in order (what a piece of lowering made)
         self.allocated: list[str] = []
-        #: the answers of :meth:`fixed` and :meth:`is_temporary` so far (each
-        #: name is asked about many times: one string for each fixed name)
+        #: the answers of :meth:`fixed` so far (each name is asked about many
+        #: times: one string for each fixed name)
         self._fixed: dict[str, str] = {}
-        self._temporary: dict[str, bool] = {}
+        #: whether a name has the shape of a temporary (:meth:`is_temporary`),
+        #: each name's answer found once: ``temporaries[name]``, a walk's lookup
+        self.temporaries = TemporaryShapes(self.prefix)
 
     def temp(self, hint: str = "t") -> str:
         """A new temporary, ``<prefix><hint>_<n>``, unique in the module."""
@@ -103,12 +119,7 @@ class NameAllocator:
 
     def is_temporary(self, name: str) -> bool:
         """Whether ``name`` has the shape of a temporary, ``<prefix><hint>_<n>``."""
-        known = self._temporary.get(name)
-        if known is None:
-            head, _, number = name.rpartition("_")
-            known = self._temporary[name] = \
-                name.startswith(self.prefix) and number.isdigit() and len(head) > len(self.prefix)
-        return known
+        return self.temporaries[name]
 
     def fixed(self, name: str) -> str:
         """The module-wide name of a helper or constant called ``name``."""
