@@ -24,6 +24,21 @@ from __future__ import annotations
 
 import ast
 import keyword
+from ast import (
+    Assign,
+    Call,
+    Constant,
+    Expr,
+    FunctionDef,
+    Name,
+    Nonlocal,
+    Raise,
+    Return,
+    Starred,
+    Try,
+    While,
+    Yield,
+)
 from collections.abc import Callable, Mapping
 
 #: integers at least this large are written in hexadecimal
@@ -113,33 +128,33 @@ class _Printer:
         write, expr, known = self.write, self.expr, self.known
         for stmt in stmts:
             kind = type(stmt)
-            if kind is ast.FunctionDef and self.out:
+            if kind is FunctionDef and self.out:
                 write("\n")
             render = known.get(id(stmt)) if known is not None else None
             if render is not None:
                 write(render(indent))
-            elif kind is ast.Assign:
+            elif kind is Assign:
                 targets = stmt.targets
-                if len(targets) != 1 or type(targets[0]) is not ast.Name:
+                if len(targets) != 1 or type(targets[0]) is not Name:
                     raise NotCore
                 target = targets[0].id
                 write(f"{pad}{name(target) if target in KEYWORDS else target} = {expr(stmt.value)}")
-            elif kind is ast.Expr:
+            elif kind is Expr:
                 value = stmt.value
-                write(pad + (self.yield_(value) if type(value) is ast.Yield else expr(value)))
-            elif kind is ast.FunctionDef:
+                write(pad + (self.yield_(value) if type(value) is Yield else expr(value)))
+            elif kind is FunctionDef:
                 if stmt.decorator_list or stmt.returns is not None or getattr(stmt, "type_params", None):
                     raise NotCore
                 write(f"{pad}def {name(stmt.name)}({self.parameters(stmt.args)}):")
                 self.body(stmt.body, indent + 1)
-            elif kind is ast.Return:
+            elif kind is Return:
                 write(pad + ("return" if stmt.value is None else f"return {expr(stmt.value)}"))
-            elif kind is ast.While:
+            elif kind is While:
                 if stmt.orelse:
                     raise NotCore
                 write(f"{pad}while {expr(stmt.test)}:")
                 self.body(stmt.body, indent + 1)
-            elif kind is ast.Try:
+            elif kind is Try:
                 if stmt.orelse or stmt.finalbody:
                     raise NotCore
                 write(pad + "try:")
@@ -149,11 +164,11 @@ class _Printer:
                         raise NotCore
                     write(pad + "except:")
                     self.body(handler.body, indent + 1)
-            elif kind is ast.Raise:
+            elif kind is Raise:
                 if stmt.cause is not None:
                     raise NotCore
                 write(pad + ("raise" if stmt.exc is None else f"raise {expr(stmt.exc)}"))
-            elif kind is ast.Nonlocal:
+            elif kind is Nonlocal:
                 write(f"{pad}nonlocal {', '.join(map(name, stmt.names))}")
             elif isinstance(stmt, TextRun):  # (a few in a module: asked last)
                 write(stmt.text(indent))
@@ -192,10 +207,10 @@ class _Printer:
     def expr(self, node: ast.expr) -> str:
         """An expression where a ``yield`` needs parentheses."""
         kind = type(node)
-        if kind is ast.Name:
+        if kind is Name:
             identifier = node.id
             return name(identifier) if identifier in KEYWORDS else identifier
-        if kind is ast.Call:
+        if kind is Call:
             expr = self.expr
             # the usual arguments and callee, an int below HEX_FROM (every item
             # of a string's ``text(...)``) or a name that is no keyword, are
@@ -204,11 +219,11 @@ class _Printer:
             append = items.append
             for arg in node.args:
                 kind = type(arg)
-                if kind is ast.Constant and type(value := arg.value) is int and value < HEX_FROM:
+                if kind is Constant and type(value := arg.value) is int and value < HEX_FROM:
                     append(repr(value))
-                elif kind is ast.Name and arg.id not in KEYWORDS:
+                elif kind is Name and arg.id not in KEYWORDS:
                     append(arg.id)
-                elif kind is ast.Starred:
+                elif kind is Starred:
                     append(f"*{expr(arg.value)}")
                 else:
                     append(expr(arg))
@@ -218,13 +233,13 @@ class _Printer:
                     for kw in node.keywords
                 ]
             func = node.func
-            callee = func.id if type(func) is ast.Name and func.id not in KEYWORDS else expr(func)
+            callee = func.id if type(func) is Name and func.id not in KEYWORDS else expr(func)
             return f"{callee}({', '.join(items)})"
-        if kind is ast.Constant:
+        if kind is Constant:
             value = node.value
             if type(value) is not int:
                 raise NotCore
             return hex(value) if value >= HEX_FROM else repr(value)
-        if kind is ast.Yield:
+        if kind is Yield:
             return f"({self.yield_(node)})"
         raise NotCore
