@@ -11,6 +11,7 @@ helpers and constants come from the lowering context (``cx``).
 from __future__ import annotations
 
 import ast
+from ast import Assign, Call, Constant, Expr, Name, Return, Starred, keyword  # (a load, not two)
 from collections.abc import Iterable, Sequence
 
 # copy_location places what a rule builds (b.copy_location); it is one of the tree walks
@@ -25,20 +26,20 @@ STORE = ast.Store()
 
 
 def load(name: str) -> ast.Name:
-    return ast.Name(name, LOAD)
+    return Name(name, LOAD)
 
 
 def store(name: str) -> ast.Name:
-    return ast.Name(name, STORE)
+    return Name(name, STORE)
 
 
 def int_(value: int) -> ast.Constant:
-    return ast.Constant(value)
+    return Constant(value)
 
 
 def ints(values: Iterable[int]) -> list[ast.expr]:
     """A ``Constant`` for each of ``values`` (the arguments of a literal built from its items)."""
-    return list(map(ast.Constant, values))
+    return list(map(Constant, values))
 
 
 #: a literal longer than this is built from chunks (``octets_of``), not one argument per item
@@ -64,36 +65,36 @@ def call(func: ast.expr | str, *args: ast.expr, **kwargs: ast.expr) -> ast.Call:
     """``func(*args, **kwargs)``; ``func`` may be a name."""
     if type(func) is str:
         func = load(func)
-    return ast.Call(func, list(args), [ast.keyword(k, v) for k, v in kwargs.items()] if kwargs else [])
+    return Call(func, list(args), [keyword(k, v) for k, v in kwargs.items()] if kwargs else [])
 
 
 def call_with(
     func: ast.expr, args: Sequence[ast.expr], keywords: Sequence[ast.keyword] = ()
 ) -> ast.Call:
     """``func(...)`` with prepared argument lists (``Starred`` allowed)."""
-    return ast.Call(func, list(args), list(keywords))
+    return Call(func, list(args), list(keywords))
 
 
 def starred(value: ast.expr) -> ast.Starred:
-    return ast.Starred(value, LOAD)
+    return Starred(value, LOAD)
 
 
 def assign(name: str, value: ast.expr) -> ast.Assign:
     """``name = value``."""
-    return ast.Assign([ast.Name(name, STORE)], value)
+    return Assign([Name(name, STORE)], value)
 
 
 def assign_to(target: ast.expr, value: ast.expr) -> ast.Assign:
     """``target = value`` for any target (lowered later by the assignment rules)."""
-    return ast.Assign([target], value)
+    return Assign([target], value)
 
 
 def expr(value: ast.expr) -> ast.Expr:
-    return ast.Expr(value)
+    return Expr(value)
 
 
 def ret(value: ast.expr | None = None) -> ast.Return:
-    return ast.Return(value)
+    return Return(value)
 
 
 def raise_(exc: ast.expr | None = None, cause: ast.expr | None = None) -> ast.Raise:
@@ -165,7 +166,7 @@ def function(
 
 def nothing() -> ast.Expr:
     """A core statement that does nothing (``0``), for a block left empty."""
-    return ast.Expr(ast.Constant(0))
+    return Expr(Constant(0))
 
 
 def unlined(stmt: ast.stmt) -> ast.stmt:

@@ -23,6 +23,7 @@ and ``try`` with one bare handler or a ``finally``.
 from __future__ import annotations
 
 import ast
+from ast import Assign, Call, Constant, Expr, Name, Yield  # (asked for every node: a load, not two)
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -728,10 +729,10 @@ class Lowerer:
         namespace, no annotation scope), are core already: a name is only
         mangled, in place."""
         kind = type(node)
-        if kind is ast.Constant:
+        if kind is Constant:
             if type(node.value) is int:
                 return node
-        elif kind is ast.Name and self._name_marks is not None:
+        elif kind is Name and self._name_marks is not None:
             scope = self.scope
             if scope.namespace is None and scope.annotations is None:
                 for mark in self._name_marks:
@@ -746,7 +747,7 @@ class Lowerer:
             value = self._expr(node)
         finally:
             self.expression_depth -= 1
-        if self.expression_depth % SPILL_DEPTH == 0 and not root and type(value) is ast.Call:
+        if self.expression_depth % SPILL_DEPTH == 0 and not root and type(value) is Call:
             value = self.spill(value)  # (the output's calls nest less than 200 deep)
         if root or len(self.pre) == mark:
             return value
@@ -776,23 +777,23 @@ class Lowerer:
     def _expr(self, node: ast.expr) -> ast.expr:
         scope = self.scope
         kind = type(node)
-        if kind is ast.Name:
+        if kind is Name:
             if scope.namespace is not None:
                 return b.copy_location(scope.namespace.load(node, self), node)
             if scope.annotations is not None:
                 return b.copy_location(scope.annotations.load(node, self), node)
         rule = self._rule(self._expr_rules, node)
         if rule is None:
-            if kind is ast.Name:
+            if kind is Name:
                 return _mangled(node, scope)
-            if kind is ast.Constant:
+            if kind is Constant:
                 return node
         else:
             self.unit.note(rule.id, node)
             if rule.custom_order:
                 value = rule.lower(node, self)
                 return b.copy_location(value, node) if self.placing else value
-        if kind is ast.Yield and node.value is not None:
+        if kind is Yield and node.value is not None:
             return self._yield(node)
         if kind in OPAQUE_EXPRESSIONS:
             if scope.namespace is not None and kind is not ast.Lambda:
@@ -911,25 +912,25 @@ def made_core(stmt: ast.stmt, prefix: str) -> bool:
         _us_t_1 = _us_getattr(x, _us_s_y)                   # not: x is the user's
     """
     kind = type(stmt)
-    if kind is ast.Assign:
+    if kind is Assign:
         targets = stmt.targets
-        if len(targets) != 1 or type(targets[0]) is not ast.Name or not targets[0].id.startswith(prefix):
+        if len(targets) != 1 or type(targets[0]) is not Name or not targets[0].id.startswith(prefix):
             return False
-    elif kind is not ast.Expr:
+    elif kind is not Expr:
         return False
     todo = [stmt.value]
     while todo:
         node = todo.pop()
         kind = type(node)
-        if kind is ast.Call:
+        if kind is Call:
             if node.keywords:
                 return False
             todo.append(node.func)
             todo += node.args
-        elif kind is ast.Name:
+        elif kind is Name:
             if not node.id.startswith(prefix):
                 return False
-        elif kind is not ast.Constant or type(node.value) is not int:
+        elif kind is not Constant or type(node.value) is not int:
             return False
     return True
 
