@@ -184,6 +184,7 @@ def unlined(stmt: ast.stmt) -> ast.stmt:
 def located(nodes: Iterable[ast.stmt], old: ast.AST) -> list[ast.stmt]:
     """``copy_location`` over a list of statements."""
     out = list(nodes)
-    for node in out:
-        copy_location(node, old)
+    if is_placing():
+        for node in out:
+            copy_location(node, old)
     return out

@@ -55,7 +55,7 @@ from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import LOOP_ITERATOR, ForLoop, WithBlock
 from unsugar.lifetimes import held_temporaries
 from unsugar.registry import control_rule
-from unsugar.trees import block_fields, children, copy_tree, core_bound_names, position
+from unsugar.trees import block_fields, children, copy_tree, core_bound_names, is_placing, position
 from unsugar.unit import Unit
 
 IF = control_rule(
@@ -201,6 +201,8 @@ class Flow:
     ) -> None:
         self.unit = unit
         self.kind = kind
+        #: whether new nodes are placed (:func:`unsugar.trees.placing`): not where text is written
+        self.placing = is_placing()
         self.returns_value = not async_generator  # (its ``return`` has no value)
         #: whether the scope's body yields or awaits (looked at only near the
         #: limit of blocks, see :meth:`fits`)
@@ -342,7 +344,7 @@ class Flow:
         self.max_depth = max(self.max_depth, self.depth + 1)
         # an if arm's segment stands on the arm's line (a tracer sees the test, not the body)
         where = level.test or stmt
-        start, segment = self.segment(level.flag, [b.copy_location(stmt, where)], where)
+        start, segment = self.segment(level.flag, [b.copy_location(stmt, where) if self.placing else stmt], where)
         self.out.extend((start, segment))
         level.segments.append((self.out, start, segment))
         self.open = (level, segment.body, segment)
@@ -476,6 +478,8 @@ class Flow:
         """``name = value`` (an int: its constant) at ``where``'s position, as
         ``b.copy_location(b.assign(name, value), where)`` gives it but built there
         (flags set and cleared are most of what the flow writes)."""
+        if not self.placing:
+            return ast.Assign([self.unit.stored(name)], self.unit.number(value) if type(value) is int else value)
         at = position(where)
         value = self.unit.number(value) if type(value) is int else b.copy_location(value, where)
         return ast.Assign([self.unit.stored(name)], value, **at)

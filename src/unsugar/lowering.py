@@ -779,9 +779,11 @@ class Lowerer:
         kind = type(node)
         if kind is Name:
             if scope.namespace is not None:
-                return b.copy_location(scope.namespace.load(node, self), node)
+                value = scope.namespace.load(node, self)
+                return b.copy_location(value, node) if self.placing else value
             if scope.annotations is not None:
-                return b.copy_location(scope.annotations.load(node, self), node)
+                value = scope.annotations.load(node, self)
+                return b.copy_location(value, node) if self.placing else value
         rule = self._rule(self._expr_rules, node)
         if rule is None:
             if kind is Name:
