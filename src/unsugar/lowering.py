@@ -454,7 +454,8 @@ class Lowerer:
         try:
             rule = self._rule(self._stmt_rules, node)
             if rule is not None:
-                self.unit.note(rule.id, node)
+                if self.unit.recorder is not None:  # (``unit.note``: no call)
+                    self.unit.recorder.note(rule.id, node)
                 mark = len(self.unit.names.allocated)
                 expanded = rule.lower(node, self)
                 produced = self.rule_block(b.located(expanded, node) if self.placing else expanded)
@@ -791,7 +792,8 @@ class Lowerer:
             if kind is Constant:
                 return node
         else:
-            self.unit.note(rule.id, node)
+            if self.unit.recorder is not None:  # (``unit.note``, for every rule applied: no call)
+                self.unit.recorder.note(rule.id, node)
             if rule.custom_order:
                 value = rule.lower(node, self)
                 return b.copy_location(value, node) if self.placing else value
