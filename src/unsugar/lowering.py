@@ -35,7 +35,7 @@ from unsugar import lifetimes
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import SELECTORS, Rule, load_all
-from unsugar.scopes import marked
+from unsugar.scopes import AnalysedScope, analyse_scopes, marked
 from unsugar.trees import (
     DECLARED_MARK,
     NAMES_BOUND,
@@ -287,6 +287,9 @@ class Lowerer:
         self.expression_depth = 0  # expressions being lowered around the current one
         #: whether new nodes are placed (:func:`unsugar.trees.placing`): not where text is written
         self.placing = is_placing()
+        #: the scopes of the module being lowered, its own first
+        #: (:func:`unsugar.scopes.analyse_scopes`): what the prologues read
+        self.module_scopes: list[AnalysedScope] = []
         self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
         #: the rules of a node type that may apply to a node with a key (:meth:`_rule`)
         self._selected = _selected_rules(unit.keep)
@@ -422,6 +425,7 @@ class Lowerer:
     def module(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """The module body; with ``unit.module_def`` its names live in the
         namespace the module def is given (:mod:`unsugar.namespaces`)."""
+        self.module_scopes = analyse_scopes(body)
         if not self.unit.module_def:
             with self.new_scope(Scope("module", "", node=ast.Module(body=body, type_ignores=[]))):
                 return self.block(self.with_prologue(body))

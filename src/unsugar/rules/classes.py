@@ -381,9 +381,14 @@ def _mark_classes(
 
 
 def mark_class_free_names(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
-    """A module prologue that adds nothing: it marks each class with ``FREE_MARK``."""
+    """A module prologue that adds nothing: it marks each class with
+    ``FREE_MARK``, where a class is made in a scope other than the module's
+    (a def, a class, a generic's annotation scope): a class made in the
+    module's own has no scope around it whose names it could read."""
     if cx.scope.kind == "module" and not cx.keeps("class"):
-        _mark_classes(_definitions(body), None, [])
+        module = cx.module_scopes[0]
+        if any(scope.kind == "class" and scope.parent is not module for scope in cx.module_scopes):
+            _mark_classes(_definitions(body), None, [])
     return []
 
 

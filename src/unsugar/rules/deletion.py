@@ -19,7 +19,7 @@ from unsugar.linker import BUILTIN_NAMES
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.rules.assignments import subscript_key
-from unsugar.scopes import AnalysedScope, analyse_scopes, hidden_global, owner
+from unsugar.scopes import AnalysedScope, hidden_global, owner
 from unsugar.trees import GLOBAL_MARK, NAMESPACE_CALL_MARK, UNBOUND_MARK
 
 _SEQUENCE = (ast.Tuple, ast.List)
@@ -128,7 +128,7 @@ def mark_unbindable_reads(body: list[ast.stmt], cx: Lowerer) -> list[ast.stmt]:
     ``namespace-callee`` rewrites (where that body becomes a function)."""
     if cx.scope.kind != "module":
         return []
-    scopes = analyse_scopes(body)
+    scopes = cx.module_scopes
     declared = set().union(*(scope.globals for scope in scopes))  # (a hidden global is one)
     _mark_namespace_calls(scopes, declared, cx)
     if declared and not cx.keeps("global"):
