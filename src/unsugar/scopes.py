@@ -7,7 +7,9 @@ marks the nodes later rules ask about, so that they need not walk the
 input again:
 
 - each class, ``CLASS_FACTS_MARK``: its ``self.x`` stores
-  (``__static_attributes__``) and whether its ``__class__`` cell is looked for;
+  (``__static_attributes__``) and whether CPython gives it a ``__class__``
+  cell (a function in it reads ``super`` or ``__class__``, or the body of a
+  class in it reads ``__class__``);
 - each def and lambda, ``REBOUND_MARK``: the names its body and the scopes in
   it bind or declare (its other parameters are stable);
 - each def, lambda and class, ``DECLARED_MARK``: the names its body declares
@@ -37,6 +39,8 @@ from unsugar.trees import (
 
 #: the names whose use in a function gives a class its ``__class__`` cell
 _CELL_NAMES = frozenset({"super", "__class__"})
+#: which of those names the nodes of a scope read (:attr:`AnalysedScope.cell_reads`)
+_SUPER_READ, _CLASS_READ = 1, 2
 
 
 @dataclass
@@ -58,10 +62,15 @@ class AnalysedScope:
     # what it and the scopes in it bind or declare (``REBOUND_MARK``)
     rebound: set[str] = field(default_factory=set)
     node: ast.AST | None = None  # the def, lambda or class whose scope it is
-    # a class's (``CLASS_FACTS_MARK``): the ``self.x`` stored in it, whether
-    # ``super``, ``__class__`` or a nested class is there
+    # a class's (``CLASS_FACTS_MARK``): the ``self.x`` stored in it
     attributes: set[str] = field(default_factory=set)
-    may_need_cell: bool = False
+    children: list[AnalysedScope] = field(default_factory=list)  # the scopes made in it
+    # the ``__class__`` cell: which of ``super`` and ``__class__`` its nodes
+    # read (``_SUPER_READ | _CLASS_READ``), whether it reads the cell of a
+    # class around it (:func:`_find_cell_uses`) and, a class, whether it has one
+    cell_reads: int = 0
+    uses_cell: bool = False
+    has_cell: bool = False
 
     def owns(self, name: str) -> bool:
         """Whether ``name`` is a local variable of this function-like scope."""
@@ -146,8 +155,8 @@ class _Analysis:
                 node = pop()
                 kind = type(node)
                 if kind is ast.Name:  # (a third of the nodes: handled here, with no call)
-                    if node.id in _CELL_NAMES:
-                        self.may_need_cell(scope)
+                    if node.id in _CELL_NAMES and type(node.ctx) is ast.Load:
+                        scope.cell_reads |= _CLASS_READ if node.id == "__class__" else _SUPER_READ
                     if type(node.ctx) is ast.Load:
                         scope.reads.append(node)
                     else:
@@ -167,10 +176,11 @@ class _Analysis:
             scope.rebound |= scope.assigned | scope.defined | scope.globals | scope.nonlocals
             if scope.parent is not None:
                 scope.parent.rebound |= scope.rebound
+            _find_cell_uses(scope)
             if scope.node is None:
                 continue
             if scope.kind == "class":
-                setattr(scope.node, CLASS_FACTS_MARK, (sorted(scope.attributes), scope.may_need_cell))
+                setattr(scope.node, CLASS_FACTS_MARK, (sorted(scope.attributes), scope.has_cell))
             else:
                 setattr(scope.node, REBOUND_MARK, frozenset(scope.rebound))
             setattr(scope.node, DECLARED_MARK, (frozenset(scope.globals), frozenset(scope.nonlocals)))
@@ -181,6 +191,8 @@ class _Analysis:
     ) -> AnalysedScope:
         """A new scope in ``parent``, whose nodes are ``nodes`` (walked later)."""
         scope = AnalysedScope(kind, parent, inlined)
+        if parent is not None:
+            parent.children.append(scope)
         self.scopes.append(scope)
         self.pending.append((scope, nodes))
         return scope
@@ -189,11 +201,6 @@ class _Analysis:
         if scope.kind == "module" or scope.kind == "class":
             scope.calls.append(node)
         todo += children(node)
-
-    def may_need_cell(self, scope: AnalysedScope) -> None:
-        owner = _class_of(scope)
-        if owner is not None:
-            owner.may_need_cell = True
 
     def attribute(self, node: ast.Attribute, scope: AnalysedScope, todo: list[ast.AST]) -> None:
         """``self.x = ...`` in a class, or in a function in it: ``x`` is a static attribute."""
@@ -274,7 +281,6 @@ class _Analysis:
         todo += [*node.decorator_list, *node.bases, *node.keywords]
         scope.bound.add(node.name)
         scope.defined.add(node.name)
-        self.may_need_cell(scope)
         self.enter("class", self._annotation_scope(node, scope), list(node.body)).node = node
 
     def _annotation_scope(self, node: ast.AST, scope: AnalysedScope) -> AnalysedScope:
@@ -338,6 +344,35 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Analysis, Any, AnalysedScope, list[ast
     ast.DictComp: _Analysis.comprehension,
     ast.GeneratorExp: _Analysis.comprehension,
 }
+
+
+def _find_cell_uses(scope: AnalysedScope) -> None:
+    """Whether ``scope`` (the scopes in it done) reads the ``__class__`` cell of
+    a class around it, as CPython's ``symtable.c`` finds it, and a class
+    whether it has one. A function, lambda, comprehension or annotation scope
+    reads it if it, or a scope in it, reads ``super`` or ``__class__``, unless
+    it binds ``__class__`` itself; a class body, if it reads ``__class__``
+    and binds none. A class has the cell if a scope made in its body reads it
+    (from 3.12 a list, set or dict comprehension is part of the body, the
+    scopes in it made there)."""
+    if scope.kind == "class":
+        scope.uses_cell = bool(scope.cell_reads & _CLASS_READ) and "__class__" not in scope.bound
+        scope.has_cell = any(inner.uses_cell for inner in _class_level(scope.children))
+    elif scope.kind != "module":
+        reads = scope.cell_reads or any(inner.uses_cell for inner in scope.children)
+        scope.uses_cell = bool(reads) and "__class__" not in scope.bound
+
+
+def _class_level(scopes: list[AnalysedScope]) -> list[AnalysedScope]:
+    """``scopes``, made in a class body, with each comprehension CPython runs
+    inline (from 3.12) replaced by the scopes made in it."""
+    out: list[AnalysedScope] = []
+    for scope in scopes:
+        if scope.inlined and sys.version_info >= (3, 12):
+            out += _class_level(scope.children)
+        else:
+            out.append(scope)
+    return out
 
 
 def hidden_global(scope: AnalysedScope, name: str) -> bool:

@@ -157,8 +157,7 @@ def lower_class(node: ast.ClassDef, cx: Lowerer) -> list[ast.stmt]:
     if docstring_of(body) is not None and not cx.keeps("docstring"):
         text = b.call(cx.rt("docstring_text"), body[0].value)
         body[0] = b.if_(b.call(cx.rt("docstrings_kept")), [b.assign("__doc__", text)])
-    attributes, may_need_cell = class_facts(node)
-    class_cell = may_need_cell and needs_class_cell(node)
+    attributes, class_cell = class_facts(node)
     namespace.synced_cells = synced_cells(node, class_cell)
     names = [ast.Constant(attribute) for attribute in attributes]
     ending = [_implicit_store(
@@ -397,14 +396,7 @@ PROLOGUES.append(mark_class_free_names)
 
 def _cell_names(node: ast.ClassDef) -> _Names:
     """What the scopes in the class see bound in it: its ``__class__`` cell, if it has one."""
-    return _Names({"__class__"} if needs_class_cell(node) else set(), set(), set(), set())
-
-
-def needs_class_cell(node: ast.ClassDef) -> bool:
-    """Whether a function of the class uses ``super`` or ``__class__``, or the
-    body of a class nested in it reads ``__class__`` (CPython then gives the
-    class a ``__class__`` cell)."""
-    return any(_uses_class_cell(scope) for scope in _class_level_scopes(node.body))
+    return _Names({"__class__"} if class_facts(node)[1] else set(), set(), set(), set())
 
 
 def synced_cells(node: ast.ClassDef, class_cell: bool) -> int:
@@ -432,55 +424,11 @@ def makes_annotation_scope(node: ast.ClassDef) -> bool:
         or any(type(item).__name__ == "TypeAlias" for item in own)
 
 
-def _class_level_scopes(nodes: list[ast.AST]) -> list[ast.AST]:
-    """The function scopes made at the level of a class body; from 3.12 a list,
-    set or dict comprehension is part of the body (PEP 709), its scopes too."""
-    out: list[ast.AST] = []
-    for scope in _scope_walk(nodes)[1]:
-        if sys.version_info >= (3, 12) and isinstance(scope, _COMPREHENSIONS) \
-                and not isinstance(scope, ast.GeneratorExp):
-            out += _class_level_scopes(_inside(scope))
-        else:
-            out.append(scope)
-    return out
-
-
-def _uses_class_cell(node: ast.AST) -> bool:
-    if isinstance(node, ast.ClassDef):
-        return _class_body_reads_class_cell(node)
-    own, nested = _scope_walk(_inside(node))
-    binds = isinstance(node, (*_FUNCTIONS, ast.Lambda)) and any(
-        a.arg == "__class__" for a in b.parameters(node.args)
-    )
-    uses = False
-    for item in own:
-        if isinstance(item, ast.Name) and item.id == "__class__":
-            if isinstance(item.ctx, ast.Load):
-                uses = True
-            else:
-                binds = True
-        elif isinstance(item, ast.Name) and item.id == "super" and isinstance(item.ctx, ast.Load):
-            uses = True
-    if not uses:
-        uses = any(_uses_class_cell(scope) for scope in nested)
-    return uses and not binds
-
-
-def _class_body_reads_class_cell(node: ast.ClassDef) -> bool:
-    """Whether the body of a nested class reads ``__class__`` from the scopes
-    around it (its own functions use the nested class's own cell)."""
-    own, nested = _scope_walk(_inside(node))
-    names = [item for item in own if isinstance(item, ast.Name) and item.id == "__class__"]
-    if any(isinstance(item.ctx, ast.Load) for item in names):
-        return not any(isinstance(item.ctx, ast.Store | ast.Del) for item in names)
-    return any(_class_body_reads_class_cell(scope) for scope in nested
-               if isinstance(scope, ast.ClassDef))
-
-
 def class_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
-    """``(attributes, may_need_cell)`` of the class: the sorted ``x`` of the
-    ``self.x = ...`` in it (``__static_attributes__``), and whether its
-    ``__class__`` cell is to be looked for. The module's scope analysis marks
-    every class of the input (``CLASS_FACTS_MARK``); a class a rule made is
-    analysed alone."""
+    """``(attributes, class_cell)`` of the class: the sorted ``x`` of the
+    ``self.x = ...`` in it (``__static_attributes__``), and whether CPython
+    gives it a ``__class__`` cell (a function in it uses ``super`` or
+    ``__class__``, or the body of a class in it reads ``__class__``). The
+    module's scope analysis marks every class of the input
+    (``CLASS_FACTS_MARK``); a class a rule made is analysed alone."""
     return marked(node, CLASS_FACTS_MARK)
