@@ -64,11 +64,14 @@ class AnalysedScope:
     node: ast.AST | None = None  # the def, lambda or class whose scope it is
     # a class's (``CLASS_FACTS_MARK``): the ``self.x`` stored in it
     attributes: set[str] = field(default_factory=set)
-    children: list[AnalysedScope] = field(default_factory=list)  # the scopes made in it
-    # the ``__class__`` cell: which of ``super`` and ``__class__`` its nodes
-    # read (``_SUPER_READ | _CLASS_READ``), whether it reads the cell of a
-    # class around it (:func:`_find_cell_uses`) and, a class, whether it has one
+    # the ``__class__`` cell (:func:`_find_cell_uses`): which of ``super`` and
+    # ``__class__`` its nodes read (``_SUPER_READ | _CLASS_READ``); whether a
+    # scope made in it reads the cell of a class around, and one made in it as
+    # a class body sees them (the scopes in an inlined comprehension instead
+    # of it); whether it reads that cell; a class, whether it has one
     cell_reads: int = 0
+    inner_uses: bool = False
+    made_uses: bool = False
     uses_cell: bool = False
     has_cell: bool = False
 
@@ -191,8 +194,6 @@ class _Analysis:
     ) -> AnalysedScope:
         """A new scope in ``parent``, whose nodes are ``nodes`` (walked later)."""
         scope = AnalysedScope(kind, parent, inlined)
-        if parent is not None:
-            parent.children.append(scope)
         self.scopes.append(scope)
         self.pending.append((scope, nodes))
         return scope
@@ -349,30 +350,22 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Analysis, Any, AnalysedScope, list[ast
 def _find_cell_uses(scope: AnalysedScope) -> None:
     """Whether ``scope`` (the scopes in it done) reads the ``__class__`` cell of
     a class around it, as CPython's ``symtable.c`` finds it, and a class
-    whether it has one. A function, lambda, comprehension or annotation scope
-    reads it if it, or a scope in it, reads ``super`` or ``__class__``, unless
-    it binds ``__class__`` itself; a class body, if it reads ``__class__``
-    and binds none. A class has the cell if a scope made in its body reads it
-    (from 3.12 a list, set or dict comprehension is part of the body, the
-    scopes in it made there)."""
+    whether it has one; then what its parent sees of it. A function, lambda,
+    comprehension or annotation scope reads the cell if it, or a scope in it,
+    reads ``super`` or ``__class__``, unless it binds ``__class__`` itself;
+    a class body, if it reads ``__class__`` and binds none. A class has the
+    cell if a scope made in its body reads it (from 3.12 a list, set or dict
+    comprehension is part of the body, the scopes in it made there)."""
     if scope.kind == "class":
         scope.uses_cell = bool(scope.cell_reads & _CLASS_READ) and "__class__" not in scope.bound
-        scope.has_cell = any(inner.uses_cell for inner in _class_level(scope.children))
+        scope.has_cell = scope.made_uses
     elif scope.kind != "module":
-        reads = scope.cell_reads or any(inner.uses_cell for inner in scope.children)
-        scope.uses_cell = bool(reads) and "__class__" not in scope.bound
-
-
-def _class_level(scopes: list[AnalysedScope]) -> list[AnalysedScope]:
-    """``scopes``, made in a class body, with each comprehension CPython runs
-    inline (from 3.12) replaced by the scopes made in it."""
-    out: list[AnalysedScope] = []
-    for scope in scopes:
-        if scope.inlined and sys.version_info >= (3, 12):
-            out += _class_level(scope.children)
-        else:
-            out.append(scope)
-    return out
+        scope.uses_cell = bool(scope.cell_reads or scope.inner_uses) and "__class__" not in scope.bound
+    parent = scope.parent
+    if parent is not None:
+        parent.inner_uses |= scope.uses_cell
+        inline = scope.inlined and sys.version_info >= (3, 12)
+        parent.made_uses |= scope.made_uses if inline else scope.uses_cell
 
 
 def hidden_global(scope: AnalysedScope, name: str) -> bool:
