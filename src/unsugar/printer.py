@@ -22,6 +22,7 @@ cost; freed so, next to nothing.
 
 from __future__ import annotations
 
+import abc
 import ast
 import keyword
 from ast import (
@@ -69,20 +70,21 @@ def name(identifier: str) -> str:
     return identifier
 
 
-class TextRun(ast.stmt):
+class TextRun(ast.stmt, metaclass=abc.ABCMeta):
     """Statements written as one text (:meth:`text`); a tree given out holds
-    the statements it stands for (:meth:`statements`)."""
+    the statements it stands for (:meth:`statements`). The linker's
+    ``RuntimeText`` and ``LiteralsText`` are the two kinds."""
 
     _fields = ()
 
+    @abc.abstractmethod
     def text(self, indent: int) -> str:
         """The text of the statements at ``indent``, each starting with its
         newline, a ``def`` with a blank line."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def statements(self) -> list[ast.stmt]:
         """The statements this stands for."""
-        raise NotImplementedError
 
 
 def unparse(
