@@ -478,11 +478,13 @@ class Flow:
         """``name = value`` (an int: its constant) at ``where``'s position, as
         ``b.copy_location(b.assign(name, value), where)`` gives it but built there
         (flags set and cleared are most of what the flow writes)."""
-        if not self.placing:
-            return ast.Assign([self.unit.stored(name)], self.unit.number(value) if type(value) is int else value)
-        at = position(where)
-        value = self.unit.number(value) if type(value) is int else b.copy_location(value, where)
-        return ast.Assign([self.unit.stored(name)], value, **at)
+        if type(value) is int:
+            value = self.unit.number(value)
+        elif self.placing:
+            value = b.copy_location(value, where)
+        if not self.placing:  # (no position: no keywords to pass)
+            return ast.Assign([self.unit.stored(name)], value)
+        return ast.Assign([self.unit.stored(name)], value, **position(where))
 
     def _cleared(self, flag: str, test: ast.Assign) -> ast.stmt:
         """``flag = 0`` after the ``while`` of an ``if`` whose flag is set by

@@ -298,14 +298,14 @@ def _prefixed_uses(node: ast.AST, prefix: str) -> set[str]:
 
 def link(
     unit: Unit, body: list[ast.stmt], runtime_mode: str = "inline",
-    literals: dict[int, Constant] | None = None, as_text: bool = False,
+    literals: list[Constant] | None = None, as_text: bool = False,
 ) -> list[ast.stmt]:
     """The whole output module body: what ``body`` needs, then ``body``.
 
     With ``literals``, the runtime's constants are its assignments made once
-    per process, each literal built from its items recorded there (by its
-    ``id``: its items are left out of the tree, :class:`unit.Constant`);
-    without, each is made complete. ``as_text`` (for an output written as
+    per process, each literal built from its items recorded there (its items
+    are left out of the tree, :class:`unit.Constant`); without, each is made
+    complete. ``as_text`` (for an output written as
     text): the captured builtins and the runtime's statements stand as
     :class:`RuntimeText`, one before the module's own constants and one
     after, and each run of the module's own literals as a
@@ -345,8 +345,7 @@ def link(
     shared = _members(list(runtime.constants.values()), closure.constants)
     if literals is not None:  # the runtime's constants are made and written once
         shared_consts = [runtime.constant_statements[entry.name] for entry in shared]
-        literals.update((id(stmt), entry) for stmt, entry in zip(shared_consts, shared, strict=True)
-                        if entry.items is not None)
+        literals.extend(entry for entry in shared if entry.items is not None)
     else:
         shared_consts = [b.assign(entry.name, entry.complete()) for entry in shared]
     own_consts = _own_constants(list(own.values()))

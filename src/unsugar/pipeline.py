@@ -51,9 +51,9 @@ class Compilation:
         self.unit = Unit.for_tree(tree, check_keep(keep), prefix, check_semantics(semantics))
         self.runtime = runtime
         self.body = tree.body
-        #: once linked, the runtime's literals by the ``id`` of their
-        #: assignment: made complete in a tree given out
-        self.literals: dict[int, Constant] = {}
+        #: once linked, the runtime's literals its statements share with every
+        #: output, their items left out: made complete in a tree given out
+        self.literals: list[Constant] = []
         #: the runtime's statements are in the tree, not in its texts (:meth:`_expand`)
         self.expanded = False
         # a module already core needs no names of its own (its output is itself);
@@ -74,7 +74,7 @@ class Compilation:
         self._link()
 
     def _link(self) -> None:
-        self.literals = {}
+        self.literals = []
         self.body = linker.link(self.unit, self._own, self.runtime, self.literals, as_text=True)
         self.expanded = False
         if self.unit.module_def:
@@ -94,7 +94,7 @@ class Compilation:
             fix_locations(stmt)
         for function in self.unit.decorated:  # its code starts at its first decorator
             function.lineno = function.first_line
-        for literal in self.literals.values():
+        for literal in self.literals:
             literal.complete()
         module = ast.Module(body=self.body, type_ignores=[])
         # the module's own statements and the runtime's are placed all through

@@ -158,10 +158,10 @@ class _Analysis:
                 node = pop()
                 kind = type(node)
                 if kind is ast.Name:  # (a third of the nodes: handled here, with no call)
-                    if node.id in _CELL_NAMES and type(node.ctx) is ast.Load:
-                        scope.cell_reads |= _CLASS_READ if node.id == "__class__" else _SUPER_READ
                     if type(node.ctx) is ast.Load:
                         scope.reads.append(node)
+                        if node.id in _CELL_NAMES:
+                            scope.cell_reads |= _CLASS_READ if node.id == "__class__" else _SUPER_READ
                     else:
                         scope.bound.add(node.id)
                         scope.assigned.add(node.id)

@@ -63,7 +63,7 @@ def split_body(module: list[ast.stmt], unit: Unit) -> None:
         return
     # the module's literals one by one, where a section may take one
     outer.body[:at] = linker.expanded(outer.body[:at], linker.LiteralsText)
-    at = next(i for i in range(len(outer.body) - 1, -1, -1) if outer.body[i] is body_def)
+    at = outer.body.index(body_def)
     uses = [{node.id for stmt in section for node in walk(stmt) if type(node) is ast.Name}
             for section in [first + sections[0], *sections[1:]]]
     runtime = linker.compiled_runtime(unit.names.prefix, unit.semantics).unit
