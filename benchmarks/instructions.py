@@ -65,9 +65,9 @@ def child(paths: list[Path], labels_file: Path) -> None:
             mark("floor")
             with rewriting_text():
                 tree = ast.parse(text)
-                check_compiles(tree, "<module>")
+                scopes = check_compiles(tree, "<module>").scopes
                 mark("parse")
-                compilation = Compilation(tree, source=text)
+                compilation = Compilation(tree, source=text, scopes=scopes)
                 compilation.lower()
                 mark("lowering")
                 compilation.control()
@@ -75,7 +75,7 @@ def child(paths: list[Path], labels_file: Path) -> None:
                 compilation.link()
                 mark("linking")
                 written(compilation, text)
-                del tree, compilation
+                del tree, scopes, compilation
                 mark("writing")
     labels_file.write_text(json.dumps(labels))
 

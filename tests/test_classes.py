@@ -987,8 +987,8 @@ def test_a_class_has_a_cell_where_cpython_gives_it_one(source: str) -> None:
     compiler does: its code has the cell variable."""
     import types
 
+    from unsugar.analysis import analyse_scopes
     from unsugar.rules.classes import class_facts
-    from unsugar.scopes import analyse_scopes
 
     try:
         code = compile(source, "<cell>", "exec")
@@ -1005,8 +1005,8 @@ def test_class_facts_of_the_module_are_those_of_the_class_alone() -> None:
     (its ``self.x`` stores, whether CPython gives it a ``__class__`` cell):
     the same as the class analysed alone, as a class a rule made is. ``A``
     has no cell: ``super`` and ``__class__`` in it are its nested classes'."""
+    from unsugar.analysis import analyse_scopes
     from unsugar.rules.classes import class_facts
-    from unsugar.scopes import analyse_scopes
     from unsugar.trees import CLASS_FACTS_MARK
 
     tree = ast.parse(CLASS_FACTS_CASES)

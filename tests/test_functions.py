@@ -623,8 +623,8 @@ def test_rebound_names_of_the_analysis_are_those_of_a_walk() -> None:
     body binds or declares, nested scopes included, as ``bound_names`` walks
     them: its other parameters are stable (a nested def's or lambda's own
     parameters rebind nothing)."""
+    from unsugar.analysis import analyse_scopes
     from unsugar.lowering import bound_names
-    from unsugar.scopes import analyse_scopes
     from unsugar.trees import REBOUND_MARK
 
     tree = ast.parse(REBOUND_CASES)

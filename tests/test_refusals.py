@@ -1,5 +1,5 @@
 """``may_refuse``: the quick walk that tells which modules must be compiled to
-find CPython's compile-time errors (``unsugar.refusals``).
+find CPython's compile-time errors (``unsugar.analysis``, asking the checks of ``unsugar.refusals``).
 
 It must flag every module CPython's compiler refuses: the test package of the
 running interpreter holds hundreds of snippets that parse but do not compile
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from unsugar import desugar
-from unsugar.refusals import may_refuse
+from unsugar.analysis import may_refuse
 
 # the test package's strings hold invalid escapes (SyntaxWarning when parsed)
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::DeprecationWarning")
@@ -125,7 +125,7 @@ def test_each_refusal_is_flagged(name: str) -> None:
 def test_nesting_past_the_compilers_limits_is_flagged() -> None:
     """Deep enough to reach CPython's recursion limits, a module is compiled
     (though it may compile): an attribute chain counts each attribute."""
-    from unsugar.refusals import _DEEPEST
+    from unsugar.refusals import DEEPEST as _DEEPEST
 
     for deep in ("x = a" + ".b" * (_DEEPEST + 5), "x = " + "f(" * (_DEEPEST + 5) + ")" * (_DEEPEST + 5),
                  "x = " + "f(" * (_DEEPEST // 2) + "a" + ".b" * (_DEEPEST // 2 + 5) + ")" * (_DEEPEST // 2)):

@@ -32,10 +32,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from unsugar import builder as b
 from unsugar import lifetimes
+from unsugar.analysis import analyse_scopes, marked
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
 from unsugar.registry import SELECTORS, Rule, load_all
-from unsugar.scopes import AnalysedScope, analyse_scopes, marked
+from unsugar.scopes import AnalysedScope
 from unsugar.trees import (
     DECLARED_MARK,
     NAMES_BOUND,
@@ -288,7 +289,7 @@ class Lowerer:
         #: whether new nodes are placed (:func:`unsugar.trees.placing`): not where text is written
         self.placing = is_placing()
         #: the scopes of the module being lowered, its own first
-        #: (:func:`unsugar.scopes.analyse_scopes`): what the prologues read
+        #: (:mod:`unsugar.analysis`): what the prologues read
         self.module_scopes: list[AnalysedScope] = []
         self._expr_rules, self._stmt_rules = _rule_tables(unit.keep)
         #: the rules of a node type that may apply to a node with a key (:meth:`_rule`)
@@ -422,10 +423,11 @@ class Lowerer:
         return outer.qualname + name
 
     # ----------------------------------------------------------- statements
-    def module(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        """The module body; with ``unit.module_def`` its names live in the
-        namespace the module def is given (:mod:`unsugar.namespaces`)."""
-        self.module_scopes = analyse_scopes(body)
+    def module(self, body: list[ast.stmt], scopes: list[AnalysedScope] | None = None) -> list[ast.stmt]:
+        """The module body (its ``scopes``, if analysed already); with
+        ``unit.module_def`` its names live in the namespace the module def is
+        given (:mod:`unsugar.namespaces`)."""
+        self.module_scopes = analyse_scopes(body) if scopes is None else scopes
         if not self.unit.module_def:
             with self.new_scope(Scope("module", "", node=ast.Module(body=body, type_ignores=[]))):
                 return self.block(self.with_prologue(body))

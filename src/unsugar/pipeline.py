@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
 from unsugar import control, hoisting, linker, printer, sections
+from unsugar.analysis import ModuleAnalysis, analyse_module
 from unsugar.checker import is_core
 from unsugar.lowering import Lowerer
 from unsugar.names import prefix_of_text
 from unsugar.namespaces import module_def, run_in_namespace
 from unsugar.options import check_keep, check_semantics
-from unsugar.refusals import may_refuse
+from unsugar.scopes import AnalysedScope
 from unsugar.trees import fix_locations, placing
 from unsugar.unit import Constant, Unit
 
@@ -43,7 +44,7 @@ class Compilation:
 
     def __init__(
         self, tree: ast.Module, *, keep: Iterable[str] = (), runtime: str = "inline",
-        semantics: str = "python", source: str | None = None,
+        semantics: str = "python", source: str | None = None, scopes: list[AnalysedScope] | None = None,
     ) -> None:
         # the source ``tree`` was parsed from, if given, may name the prefix of
         # the temporaries without a walk of the tree
@@ -51,6 +52,8 @@ class Compilation:
         self.unit = Unit.for_tree(tree, check_keep(keep), prefix, check_semantics(semantics))
         self.runtime = runtime
         self.body = tree.body
+        #: the module's scopes, if analysed already (:func:`check_compiles`)
+        self.scopes = scopes
         #: once linked, the runtime's literals its statements share with every
         #: output, their items left out: made complete in a tree given out
         self.literals: list[Constant] = []
@@ -62,7 +65,8 @@ class Compilation:
 
     def lower(self) -> None:
         """Every statement and expression rule (:mod:`unsugar.lowering`)."""
-        self.body = Lowerer(self.unit).module(self.body)
+        self.body = Lowerer(self.unit).module(self.body, self.scopes)
+        self.scopes = None
 
     def control(self) -> None:
         """``if``, loops with ``break``/``continue``, ``finally`` (:mod:`unsugar.control`)."""
@@ -239,10 +243,13 @@ def with_headroom(function: Callable[[], T]) -> T:
 
 
 def _compiled(
-    tree: ast.Module, keep: Iterable[str], runtime: str, semantics: str, source: str | None = None
+    tree: ast.Module, keep: Iterable[str], runtime: str, semantics: str, source: str | None = None,
+    scopes: list[AnalysedScope] | None = None,
 ) -> Compilation:
-    """``tree`` (parsed from ``source``, if given) through lowering, control and linking."""
-    compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics, source=source)
+    """``tree`` (parsed from ``source``, if given; its ``scopes``, if analysed)
+    through lowering, control and linking."""
+    compilation = Compilation(tree, keep=keep, runtime=runtime, semantics=semantics, source=source,
+                              scopes=scopes)
     compilation.lower()
     compilation.control()
     compilation.link()
@@ -261,7 +268,7 @@ def written(compilation: Compilation, source: str, filename: str = "<string>") -
     return text
 
 
-def check_compiles(tree: ast.Module, filename: str, source: str | None = None) -> None:
+def check_compiles(tree: ast.Module, filename: str, source: str | None = None) -> ModuleAnalysis:
     """Raise the ``SyntaxError`` CPython's compiler raises for ``tree`` (what
     parsing accepts but compiling does not: ``return`` outside a function,
     ``nonlocal`` at module level, a duplicate parameter...), and show its
@@ -269,16 +276,18 @@ def check_compiles(tree: ast.Module, filename: str, source: str | None = None) -
     would. A tree cannot name ``None``, ``True`` or ``False``, which NFKC
     makes of ``Ｎｏｎｅ``: then the ``source`` it was parsed from is compiled.
 
-    Compiling costs about what parsing costs: only a tree that
-    :func:`unsugar.refusals.may_refuse` flags is compiled."""
-    if not may_refuse(tree):
-        return
-    try:
-        compile(tree, filename, "exec", dont_inherit=True)
-    except ValueError:
-        if source is None:
-            raise
-        compile(source, filename, "exec", dont_inherit=True)
+    Compiling costs about what parsing costs: only a tree that the module's
+    analysis flags (:mod:`unsugar.refusals`) is compiled. The analysis is
+    returned: its scopes are the rewrite's (``Compilation(scopes=...)``)."""
+    analysis = analyse_module(tree)
+    if analysis.may_refuse:
+        try:
+            compile(tree, filename, "exec", dont_inherit=True)
+        except ValueError:
+            if source is None:
+                raise
+            compile(source, filename, "exec", dont_inherit=True)
+    return analysis
 
 
 def desugar_tree(
@@ -315,9 +324,9 @@ def desugar(
     def rewrite() -> str:
         with rewriting_text():
             tree = ast.parse(source, filename)
-            check_compiles(tree, filename, source)
-            text = written(_compiled(tree, keep, runtime, semantics, source), source, filename)
-            del tree  # before the collector resumes: its first pass would walk every node left
+            scopes = check_compiles(tree, filename, source).scopes
+            text = written(_compiled(tree, keep, runtime, semantics, source, scopes), source, filename)
+            del tree, scopes  # before the collector resumes: its first pass would walk every node left
             return text
 
     return with_headroom(rewrite)

@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from unsugar import builder as b
+from unsugar.analysis import marked
 from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared_names, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader
 from unsugar.registry import stmt_rule
 from unsugar.rules.functions import docstring_of
-from unsugar.scopes import marked
 from unsugar.trees import CLASS_FACTS_MARK, block_fields, children, walk
 
 #: Set on a ``ClassDef`` by the module analysis: the names its body reads
