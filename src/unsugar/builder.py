@@ -11,14 +11,24 @@ helpers and constants come from the lowering context (``cx``).
 from __future__ import annotations
 
 import ast
-from ast import Assign, Call, Constant, Expr, Name, Return, Starred, keyword  # (a load, not two)
+from ast import Starred, keyword
 from collections.abc import Iterable, Sequence
 
 # copy_location places what a rule builds (b.copy_location); it is one of the tree walks
-from unsugar.trees import copy_location, is_placing, walk
+from unsugar.trees import copy_location, is_placing, node_maker, walk
 
 # The small nodes are made with positional arguments, in the order of their
-# ``_fields``: half the cost of keywords.
+# ``_fields``: half the cost of keywords; from 3.13, by setting their fields
+# (:func:`unsugar.trees.node_maker`).
+make_name = node_maker(ast.Name, "id", "ctx")
+make_constant = node_maker(ast.Constant, "value")
+make_call = node_maker(ast.Call, "func", "args", "keywords")
+make_assign = node_maker(ast.Assign, "targets", "value")
+make_expr = node_maker(ast.Expr, "value")
+make_return = node_maker(ast.Return, "value")
+make_raise = node_maker(ast.Raise, "exc", "cause")
+make_if = node_maker(ast.If, "test", "body", "orelse")
+make_while = node_maker(ast.While, "test", "body", "orelse")
 
 #: the one instance of each expression context, shared as the parser shares them
 LOAD = ast.Load()
@@ -26,20 +36,20 @@ STORE = ast.Store()
 
 
 def load(name: str) -> ast.Name:
-    return Name(name, LOAD)
+    return make_name(name, LOAD)
 
 
 def store(name: str) -> ast.Name:
-    return Name(name, STORE)
+    return make_name(name, STORE)
 
 
 def int_(value: int) -> ast.Constant:
-    return Constant(value)
+    return make_constant(value)
 
 
 def ints(values: Iterable[int]) -> list[ast.expr]:
     """A ``Constant`` for each of ``values`` (the arguments of a literal built from its items)."""
-    return list(map(Constant, values))
+    return list(map(make_constant, values))
 
 
 #: a literal longer than this is built from chunks (``octets_of``), not one argument per item
@@ -65,14 +75,14 @@ def call(func: ast.expr | str, *args: ast.expr, **kwargs: ast.expr) -> ast.Call:
     """``func(*args, **kwargs)``; ``func`` may be a name."""
     if type(func) is str:
         func = load(func)
-    return Call(func, list(args), [keyword(k, v) for k, v in kwargs.items()] if kwargs else [])
+    return make_call(func, list(args), [keyword(k, v) for k, v in kwargs.items()] if kwargs else [])
 
 
 def call_with(
     func: ast.expr, args: Sequence[ast.expr], keywords: Sequence[ast.keyword] = ()
 ) -> ast.Call:
     """``func(...)`` with prepared argument lists (``Starred`` allowed)."""
-    return Call(func, list(args), list(keywords))
+    return make_call(func, list(args), list(keywords))
 
 
 def starred(value: ast.expr) -> ast.Starred:
@@ -81,32 +91,32 @@ def starred(value: ast.expr) -> ast.Starred:
 
 def assign(name: str, value: ast.expr) -> ast.Assign:
     """``name = value``."""
-    return Assign([Name(name, STORE)], value)
+    return make_assign([make_name(name, STORE)], value)
 
 
 def assign_to(target: ast.expr, value: ast.expr) -> ast.Assign:
     """``target = value`` for any target (lowered later by the assignment rules)."""
-    return Assign([target], value)
+    return make_assign([target], value)
 
 
 def expr(value: ast.expr) -> ast.Expr:
-    return Expr(value)
+    return make_expr(value)
 
 
 def ret(value: ast.expr | None = None) -> ast.Return:
-    return Return(value)
+    return make_return(value)
 
 
 def raise_(exc: ast.expr | None = None, cause: ast.expr | None = None) -> ast.Raise:
-    return ast.Raise(exc, cause)
+    return make_raise(exc, cause)
 
 
 def if_(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt] | None = None) -> ast.If:
-    return ast.If(test, body or [nothing()], orelse or [])
+    return make_if(test, body or [nothing()], orelse or [])
 
 
 def while_(test: ast.expr, body: list[ast.stmt]) -> ast.While:
-    return ast.While(test, body or [nothing()], [])
+    return make_while(test, body or [nothing()], [])
 
 
 def try_except(body: list[ast.stmt], handler: list[ast.stmt]) -> ast.Try:
@@ -166,7 +176,7 @@ def function(
 
 def nothing() -> ast.Expr:
     """A core statement that does nothing (``0``), for a block left empty."""
-    return Expr(Constant(0))
+    return make_expr(make_constant(0))
 
 
 def unlined(stmt: ast.stmt) -> ast.stmt:

@@ -358,8 +358,12 @@ class Flow:
         as the flow writes a segment for every few statements. Their names and
         ints are the unit's (:meth:`Unit.read`): one node each where text is
         written, placed as their statement in a tree."""
-        at = position(where)
         run, unit = self.run, self.unit
+        if not self.placing:  # (no position: no keywords to pass)
+            start = b.make_assign([unit.stored(run)], unit.read(flag))
+            clear = b.make_assign([unit.stored(run)], unit.number(0))
+            return start, b.make_while(unit.read(run), [clear, *body], [])
+        at = position(where)
         start = ast.Assign([unit.stored(run)], unit.read(flag), **at)
         clear = ast.Assign([unit.stored(run)], unit.number(0), **at)
         return start, ast.While(unit.read(run), [clear, *body], [], **at)
@@ -483,7 +487,7 @@ class Flow:
         elif self.placing:
             value = b.copy_location(value, where)
         if not self.placing:  # (no position: no keywords to pass)
-            return ast.Assign([self.unit.stored(name)], value)
+            return b.make_assign([self.unit.stored(name)], value)
         return ast.Assign([self.unit.stored(name)], value, **position(where))
 
     def _cleared(self, flag: str, test: ast.Assign) -> ast.stmt:

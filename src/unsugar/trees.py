@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -40,6 +41,7 @@ _shapes: dict[type, tuple[_ChildrenOf | None, bool]] = {}
 #: per node class: the fields that can hold nodes
 _node_fields: dict[type, tuple[str, ...]] = {}
 T = TypeVar("T")
+N = TypeVar("N", bound=ast.AST)
 
 
 def asdl_fields(cls: type) -> list[tuple[str, str, str]] | None:
@@ -111,6 +113,27 @@ def compiled_for_class(
     ])
     namespace: dict[str, Any] = {"fallback": fallback, "caught": caught, **(names or {})}
     exec(compile(source, f"<{label}>", "exec"), namespace)
+    return namespace[name]
+
+
+def node_maker(cls: type[N], *fields: str) -> Callable[..., N]:
+    """What makes a ``cls`` node from its first ``fields``, given in order: the
+    class itself before 3.13; from 3.13, whose constructor checks every field
+    against its declared type and fills in those left out (twice the cost of
+    setting them), a function that sets them::
+
+        make_assign = node_maker(ast.Assign, "targets", "value")
+        make_assign([target], value)      # ast.Assign([target], value)
+    """
+    if fields != cls._fields[:len(fields)]:
+        raise ValueError(f"{cls.__name__} has the fields {cls._fields}, not {fields} first")
+    if sys.version_info < (3, 13):
+        return cls
+    name = f"make_{cls.__name__}"
+    source = "\n".join([f"def {name}({', '.join(fields)}):", "    node = new(cls)",
+                        *(f"    node.{field} = {field}" for field in fields), "    return node"])
+    namespace: dict[str, Any] = {"new": cls.__new__, "cls": cls}
+    exec(compile(source, f"<{name}>", "exec"), namespace)
     return namespace[name]
 
 

@@ -202,7 +202,7 @@ class Unit:
     def number(self, value: int) -> ast.Constant:
         """The int ``value`` (a flag's), as :meth:`read` reads a name."""
         numbers = self.shared_numbers
-        return ast.Constant(value) if numbers is None else numbers[value]
+        return b.make_constant(value) if numbers is None else numbers[value]
 
     def intern(self, key: object, name: Callable[[], str], value: Callable[[], ast.expr]) -> ast.Name:
         """A reference to a constant computed once at the top of the module.
@@ -254,7 +254,7 @@ class Unit:
         / ``octets_of(0x6869, 2)`` (:func:`builder.chunks`)."""
         interned = isinstance(value, str) and _all_name_chars(value)
         if len(value) <= b.LONG_LITERAL:
-            return Constant(name, ast.Call(self.helper("name_text" if interned else helper), [], []), value)
+            return Constant(name, b.make_call(self.helper("name_text" if interned else helper), [], []), value)
         data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
         made = b.call(self.helper(f"{helper}_of"), *b.chunks(data))
         return Constant(name, b.call(self.helper("intern"), made) if interned else made)
