@@ -1000,21 +1000,56 @@ def test_a_class_has_a_cell_where_cpython_gives_it_one(source: str) -> None:
     assert class_facts(tree.body[0])[1] == ("__class__" in body.co_cellvars)
 
 
+#: classes whose body may make an annotation scope (3.12+), which gives it a ``__classdict__`` cell
+CLASSDICT_CASES = [
+    "class C:\n def m[T](self): pass",
+    "class C:\n type A = int",
+    "class C:\n if x:\n  class D[T]: pass",
+    "class C:\n try: pass\n except E:\n  def m[T](self): pass",
+    "class C:\n def m(self):\n  def n[T](): pass",
+    "class C:\n class D:\n  type A = int",
+    "class C:\n x = [lambda: 1 for a in b]",
+    "class C:\n def m(self): pass",
+    "class C[T]:\n def m(self): pass",
+]
+
+
+@pytest.mark.parametrize("source", CLASSDICT_CASES)
+def test_a_class_body_makes_an_annotation_scope_where_cpython_gives_it_a_classdict(source: str) -> None:
+    """``makes_annotation_scope``, from the module's analysis: where CPython's
+    class body has the ``__classdict__`` cell (3.12+; on 3.11 none does)."""
+    import types
+
+    from unsugar.analysis import analyse_scopes
+    from unsugar.rules.classes import makes_annotation_scope
+
+    try:
+        code = compile(source, "<classdict>", "exec")
+    except SyntaxError:
+        pytest.skip("not compiled by this version")
+    bodies = [code]
+    while not any(const.co_name == "C" for const in bodies):  # (a generic class: in its type parameters' code)
+        bodies = [const for body in bodies for const in body.co_consts if isinstance(const, types.CodeType)]
+    body = next(const for const in bodies if const.co_name == "C")
+    tree = ast.parse(source)
+    analyse_scopes(tree.body)
+    assert makes_annotation_scope(tree.body[0]) == ("__classdict__" in body.co_cellvars)
+
+
 def test_class_facts_of_the_module_are_those_of_the_class_alone() -> None:
     """The module's scope analysis marks each class with what its rule needs
     (its ``self.x`` stores, whether CPython gives it a ``__class__`` cell):
     the same as the class analysed alone, as a class a rule made is. ``A``
     has no cell: ``super`` and ``__class__`` in it are its nested classes'."""
-    from unsugar.analysis import analyse_scopes
-    from unsugar.rules.classes import class_facts
+    from unsugar.analysis import analyse_scopes, marked
     from unsugar.trees import CLASS_FACTS_MARK
 
     tree = ast.parse(CLASS_FACTS_CASES)
     analyse_scopes(tree.body)
     classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
     marks = {node.name: getattr(node, CLASS_FACTS_MARK) for node in classes}
-    alone = {node.name: class_facts(ast.parse(ast.unparse(node)).body[0]) for node in classes}
+    alone = {node.name: marked(ast.parse(ast.unparse(node)).body[0], CLASS_FACTS_MARK) for node in classes}
     assert marks == alone
-    assert marks["A"] == (["a", "d", "f", "g", "h", "i", "j", "k", "top"], False)
-    assert marks["Nested"] == (["not_a"], True) and marks["Plain"] == (["plain"], True)
-    assert marks["Local"] == ([], True) and marks["Cell"] == ([], True)
+    assert marks["A"] == (["a", "d", "f", "g", "h", "i", "j", "k", "top"], False, False)
+    assert marks["Nested"] == (["not_a"], True, False) and marks["Plain"] == (["plain"], True, False)
+    assert marks["Local"] == ([], True, False) and marks["Cell"] == ([], True, False)

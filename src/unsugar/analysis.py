@@ -13,9 +13,10 @@ It marks the nodes later rules ask about, so that they need not walk the
 input again:
 
 - each class, ``CLASS_FACTS_MARK``: its ``self.x`` stores
-  (``__static_attributes__``) and whether CPython gives it a ``__class__``
+  (``__static_attributes__``), whether CPython gives it a ``__class__``
   cell (a function in it reads ``super`` or ``__class__``, or the body of a
-  class in it reads ``__class__``);
+  class in it reads ``__class__``), and whether its body makes an
+  annotation scope (3.12+: a generic def or class, a type alias);
 - each def and lambda, ``REBOUND_MARK``: the names its body and the scopes in
   it bind or declare (its other parameters are stable);
 - each def, lambda and class, ``DECLARED_MARK``: the names its body declares
@@ -127,7 +128,8 @@ class _Walker:
             if scope.node is None:
                 continue
             if scope.kind == "class":
-                setattr(scope.node, CLASS_FACTS_MARK, (sorted(scope.attributes), scope.has_cell))
+                setattr(scope.node, CLASS_FACTS_MARK,
+                        (sorted(scope.attributes), scope.has_cell, scope.makes_annotation_scope))
             else:
                 setattr(scope.node, REBOUND_MARK, frozenset(scope.rebound))
             setattr(scope.node, DECLARED_MARK, (frozenset(scope.globals), frozenset(scope.nonlocals)))
@@ -307,6 +309,7 @@ class _Walker:
         """``type X[T] = value`` (flagged: it has checks of its own): the value
         is a function's, called later, in the annotation scope of the parameters."""
         self.refusable = True
+        scope.makes_annotation_scope = True
         self.expr(node.name, scope, 0, 0)
         self.expr(node.value, self.new_scope("function", self._annotation_scope(node, scope)), 0, 0)
 
@@ -317,6 +320,7 @@ class _Walker:
         params = getattr(node, "type_params", None)
         if not params:
             return scope
+        scope.makes_annotation_scope = True
         around = self.new_scope("function", scope)
         around.bound.update(param.name for param in params)
         for param in params:  # a bound, constraints, a default: each a function's, called later

@@ -40,8 +40,10 @@ class AnalysedScope:
     # what it and the scopes in it bind or declare (``REBOUND_MARK``)
     rebound: set[str] = field(default_factory=set)
     node: ast.AST | None = None  # the def, lambda or class whose scope it is
-    # a class's (``CLASS_FACTS_MARK``): the ``self.x`` stored in it
+    # a class's (``CLASS_FACTS_MARK``): the ``self.x`` stored in it; whether
+    # its body makes an annotation scope (3.12+: a generic def or class, a type alias)
     attributes: set[str] = field(default_factory=set)
+    makes_annotation_scope: bool = False
     # the ``__class__`` cell (:func:`find_cell_uses`): which of ``super`` and
     # ``__class__`` its nodes read (``SUPER_READ | CLASS_READ``); whether a
     # scope made in it reads the cell of a class around, and one made in it as

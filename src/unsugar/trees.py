@@ -256,10 +256,11 @@ GLOBAL_MARK = "unsugar_global"
 #: callee may read the namespace under another name (see ``namespace-callee``).
 NAMESPACE_CALL_MARK = "unsugar_namespace_call"
 
-#: Set on a ``ClassDef`` by the module's scope analysis: ``(attributes, class_cell)``,
-#: the sorted ``x`` of the ``self.x = ...`` in the class and the functions in
-#: it (``__static_attributes__``), and whether CPython gives the class a
-#: ``__class__`` cell. See :func:`unsugar.rules.classes.lower_class`.
+#: Set on a ``ClassDef`` by the module's scope analysis: ``(attributes, class_cell,
+#: annotation_scope)``, the sorted ``x`` of the ``self.x = ...`` in the class
+#: and the functions in it (``__static_attributes__``), whether CPython gives
+#: the class a ``__class__`` cell, and whether its body makes an annotation
+#: scope. See :func:`unsugar.rules.classes.lower_class`.
 CLASS_FACTS_MARK = "unsugar_class_facts"
 #: Set on a def or lambda by the module's scope analysis: every name its body binds or
 #: declares, in nested scopes too (what :func:`unsugar.lowering.bound_names`

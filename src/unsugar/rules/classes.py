@@ -416,12 +416,9 @@ def makes_annotation_scope(node: ast.ClassDef) -> bool:
     """Whether the class body makes an annotation scope (3.12+: a generic def
     or class, a type alias): CPython then gives the body a ``__classdict__``
     cell, which the namespace holds as ``__classdictcell__``, whatever names
-    the annotation scopes read."""
-    if sys.version_info < (3, 12):
-        return False
-    own, nested = _scope_walk(node.body)
-    return any(getattr(scope, "type_params", None) for scope in nested) \
-        or any(type(item).__name__ == "TypeAlias" for item in own)
+    the annotation scopes read (the module's analysis marks it,
+    ``CLASS_FACTS_MARK``)."""
+    return marked(node, CLASS_FACTS_MARK)[2]
 
 
 def class_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
@@ -431,4 +428,5 @@ def class_facts(node: ast.ClassDef) -> tuple[list[str], bool]:
     ``__class__``, or the body of a class in it reads ``__class__``). The
     module's scope analysis marks every class of the input
     (``CLASS_FACTS_MARK``); a class a rule made is analysed alone."""
-    return marked(node, CLASS_FACTS_MARK)
+    attributes, class_cell, _ = marked(node, CLASS_FACTS_MARK)
+    return attributes, class_cell
