@@ -669,18 +669,20 @@ class Flow:
             return
         if node.orelse:
             self.unit.note("while-else", node)
-        retest = copy_tree(prelude), copy_tree(node.test)
 
         def test(statements: list[ast.stmt], value: ast.expr) -> None:
             self.block(statements)
             self.emit(self.assign_at(loop.flag, value, node))
+
+        def retest() -> None:  # (the test written again, at the end of the body: a copy)
+            test(copy_tree(prelude), copy_tree(node.test))
 
         loop = Loop(self.unit.names.fixed(f"loop{len(self.levels) + 1}"),
                     iterator=getattr(node, LOOP_ITERATOR, None))
         if loop.iterator is not None:  # an async for's
             self.iterators[-1].append(loop.iterator)
         guarded = self.level.guarded
-        inside, iteration = self._loop(node, loop, lambda: test(*retest), force=bool(prelude) or guarded)
+        inside, iteration = self._loop(node, loop, retest, force=bool(prelude) or guarded)
         if not loop.used:
             self.append(b.copy_location(b.while_(node.test, inside), node))
         else:

@@ -58,6 +58,11 @@ def _walk_held(
                     held[name] = True
         elif kind is ast.Expr or kind is ast.Return:  # (most of the rest: no block in them)
             continue
+        elif kind is ast.While or kind is ast.If:  # (most blocks: their fields with no lookup)
+            if stmt.body:
+                _walk_held(stmt.body, False, held, ever, defs, temporary, none, flag)
+            if stmt.orelse:
+                _walk_held(stmt.orelse, False, held, ever, defs, temporary, none, flag)
         elif kind is ast.FunctionDef:
             if defs and temporary[stmt.name]:
                 held[stmt.name] = True
