@@ -68,6 +68,7 @@ def child(paths: list[Path], labels_file: Path) -> None:
                 scopes = check_compiles(tree, "<module>").scopes
                 mark("parse")
                 compilation = Compilation(tree, source=text, scopes=scopes)
+                del scopes  # (the lowering lets them go)
                 compilation.lower()
                 mark("lowering")
                 compilation.control()
@@ -75,7 +76,7 @@ def child(paths: list[Path], labels_file: Path) -> None:
                 compilation.link()
                 mark("linking")
                 written(compilation, text)
-                del tree, scopes, compilation
+                del tree, compilation
                 mark("writing")
     labels_file.write_text(json.dumps(labels))
 

@@ -122,13 +122,13 @@ T = TypeVar("T")
 
 
 class _Scoped(Generic[T]):
-    """A context manager that gives ``value`` and calls ``close`` on the way out
-    (a scope enters tens of thousands of levels: a generator's context manager
-    costs several times more)."""
+    """A context manager that gives ``value`` and calls ``close(value)`` on the
+    way out (a scope enters tens of thousands of levels: a generator's context
+    manager costs several times more)."""
 
     __slots__ = ("close", "value")
 
-    def __init__(self, value: T, close: Callable[[], None]) -> None:
+    def __init__(self, value: T, close: Callable[[T], None]) -> None:
         self.value = value
         self.close = close
 
@@ -136,7 +136,7 @@ class _Scoped(Generic[T]):
         return self.value
 
     def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        self.close(self.value)
 
 
 @dataclass(eq=False, slots=True)
@@ -421,7 +421,7 @@ class Flow:
         self.depth += cost
         self.max_depth = max(self.max_depth, self.depth)
 
-        def restore() -> None:
+        def restore(_: list[ast.stmt]) -> None:
             self.out, self.open = saved
             self.depth -= cost
 
@@ -444,14 +444,15 @@ class Flow:
         """Enter a level. With ``flag`` it is guarded from the start; otherwise
         its flag is made when a jump first leaves it, set to ``start`` where the
         level begins (``start`` None: the caller sets it)."""
-        level = Level(kind, len(self.levels) + 1, flag, guarded=flag is not None, own=own,
-                      test=test, loop=loop, boundary=boundary, clears=clears or [])
+        # (its fields in order: a flow enters a level for every block)
+        level = Level(kind, len(self.levels) + 1, flag, flag is not None, own, None, test, [], 0, loop, boundary,
+                      clears or [])
         if flag is None and start is not None:
             init = b.assign("?", start)
             self.append_early(init)
             level.init = (self.out, init)
         self.levels.append(level)
-        return _Scoped(level, lambda: self._end(level))
+        return _Scoped(level, self._end)
 
     def _end(self, level: Level) -> None:
         """Leave ``level``: its flag's start and its segments take their final form."""

@@ -324,9 +324,10 @@ def desugar(
     def rewrite() -> str:
         with rewriting_text():
             tree = ast.parse(source, filename)
-            scopes = check_compiles(tree, filename, source).scopes
-            text = written(_compiled(tree, keep, runtime, semantics, source, scopes), source, filename)
-            del tree, scopes  # before the collector resumes: its first pass would walk every node left
+            # (the scopes the check finds are the lowering's, which lets them go: they hold input nodes)
+            compilation = _compiled(tree, keep, runtime, semantics, source, check_compiles(tree, filename, source).scopes)
+            text = written(compilation, source, filename)
+            del tree, compilation  # before the collector resumes: its first pass would walk every node left
             return text
 
     return with_headroom(rewrite)
