@@ -22,6 +22,11 @@ MADE = [
     (b.make_raise, ast.Raise, (NAME, None)),
     (b.make_if, ast.If, (NAME, [ast.Pass()], [])),
     (b.make_while, ast.While, (NAME, [ast.Pass()], [])),
+    (b.make_try, ast.Try, ([ast.Pass()], [], [], [ast.Pass()])),
+    (b.make_handler, ast.ExceptHandler, (None, None, [ast.Pass()])),
+    (b.make_function, ast.FunctionDef, ("f", ast.arguments([], [], None, [], [], None, []), [ast.Pass()], [], None)),
+    (b.make_arguments, ast.arguments, ([], [ast.arg("a")], None, [], [], None, [])),
+    (b.make_arg, ast.arg, ("a",)),
 ]
 
 

@@ -29,6 +29,12 @@ make_return = node_maker(ast.Return, "value")
 make_raise = node_maker(ast.Raise, "exc", "cause")
 make_if = node_maker(ast.If, "test", "body", "orelse")
 make_while = node_maker(ast.While, "test", "body", "orelse")
+make_try = node_maker(ast.Try, "body", "handlers", "orelse", "finalbody")
+make_handler = node_maker(ast.ExceptHandler, "type", "name", "body")
+make_function = node_maker(ast.FunctionDef, "name", "args", "body", "decorator_list", "returns")
+make_arguments = node_maker(ast.arguments, "posonlyargs", "args", "vararg", "kwonlyargs", "kw_defaults", "kwarg",
+                            "defaults")
+make_arg = node_maker(ast.arg, "arg")
 
 #: the one instance of each expression context, shared as the parser shares them
 LOAD = ast.Load()
@@ -121,16 +127,11 @@ def while_(test: ast.expr, body: list[ast.stmt]) -> ast.While:
 
 def try_except(body: list[ast.stmt], handler: list[ast.stmt]) -> ast.Try:
     """``try: body`` / ``except: handler`` (a bare handler, the core form)."""
-    return ast.Try(
-        body=body or [nothing()],
-        handlers=[ast.ExceptHandler(type=None, name=None, body=handler or [nothing()])],
-        orelse=[],
-        finalbody=[],
-    )
+    return make_try(body or [nothing()], [make_handler(None, None, handler or [nothing()])], [], [])
 
 
 def try_finally(body: list[ast.stmt], final: list[ast.stmt]) -> ast.Try:
-    return ast.Try(body=body, handlers=[], orelse=[], finalbody=final)
+    return make_try(body, [], [], final)
 
 
 def not_(value: ast.expr) -> ast.UnaryOp:
@@ -158,18 +159,8 @@ def function(
 ) -> ast.FunctionDef:
     """A core ``def`` (no decorators, defaults or annotations)."""
     if not isinstance(params, ast.arguments):
-        params = ast.arguments(
-            posonlyargs=[],
-            args=[ast.arg(arg=p) for p in params],
-            vararg=None,
-            kwonlyargs=[],
-            kw_defaults=[],
-            kwarg=None,
-            defaults=[],
-        )
-    node = ast.FunctionDef(
-        name=name, args=params, body=body or [nothing()], decorator_list=[], returns=None
-    )
+        params = make_arguments([], list(map(make_arg, params)), None, [], [], None, [])
+    node = make_function(name, params, body or [nothing()], [], None)
     node.type_params = []
     return node
 

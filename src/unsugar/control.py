@@ -889,7 +889,7 @@ class Flow:
             out += self._boxed(box, value, where)
             value = b.call(self.unit.method("list", "pop"), b.load(box))
         out += [self.assign_at(name, self.unit.helper("none"), where) for name in iterators]
-        out.append(b.copy_location(ast.Return(value=value), where))
+        out.append(b.copy_location(b.ret(value), where))
         return out
 
     def _boxed(self, box: str, value: ast.expr, where: ast.AST) -> list[ast.stmt]:

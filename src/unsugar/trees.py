@@ -120,7 +120,8 @@ def node_maker(cls: type[N], *fields: str) -> Callable[..., N]:
     """What makes a ``cls`` node from its first ``fields``, given in order: the
     class itself before 3.13; from 3.13, whose constructor checks every field
     against its declared type and fills in those left out (twice the cost of
-    setting them), a function that sets them::
+    setting them), a function that sets them, and an empty list in each list
+    field left out, as the constructor does::
 
         make_assign = node_maker(ast.Assign, "targets", "value")
         make_assign([target], value)      # ast.Assign([target], value)
@@ -130,8 +131,10 @@ def node_maker(cls: type[N], *fields: str) -> Callable[..., N]:
     if sys.version_info < (3, 13):
         return cls
     name = f"make_{cls.__name__}"
+    lists = [field for _, mark, field in asdl_fields(cls) or () if mark == "*" and field not in fields]
     source = "\n".join([f"def {name}({', '.join(fields)}):", "    node = new(cls)",
-                        *(f"    node.{field} = {field}" for field in fields), "    return node"])
+                        *(f"    node.{field} = {field}" for field in fields),
+                        *(f"    node.{field} = []" for field in lists), "    return node"])
     namespace: dict[str, Any] = {"new": cls.__new__, "cls": cls}
     exec(compile(source, f"<{name}>", "exec"), namespace)
     return namespace[name]
