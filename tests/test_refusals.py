@@ -79,6 +79,14 @@ REFUSED = {
     "global twice around an assignment": "def f():\n    global x\n    x = 1\n    global x",
     "nonlocal at module level": "nonlocal x",
     "nonlocal without binding": "def f():\n    nonlocal x",
+    "nonlocal in a class body without binding": "class C:\n    nonlocal x",
+    "nonlocal parameter": "def f():\n    x = 1\n    def g(x):\n        nonlocal x",
+    "nonlocal after use": "def f():\n    x = 1\n    def g():\n        print(x)\n        nonlocal x",
+    "nonlocal annotated": "def f():\n    x = 1\n    def g():\n        nonlocal x\n        x: int = 2",
+    "nonlocal and global": "def f():\n    x = 1\n    def g():\n        global x\n        nonlocal x",
+    "nonlocal of a global": "def f():\n    global x\n    def g():\n        nonlocal x",
+    "nonlocal of a class's name": "def f():\n    class C:\n        x = 1\n        def g(self):\n"
+    "            nonlocal x",
     "walrus in a comprehension's iterable": "[i for i in (j := y)]",
     "walrus rebinds the iteration variable": "[i := 0 for i in y]",
     "walrus in a lambda in a comprehension's iterable": "[i for i in (lambda: (j := y))()]",
@@ -112,6 +120,9 @@ ACCEPTED = {
     "import * at module level": "from os import *",
     "annotations": "x: int = 1\ndef f(a: int, *b: str) -> None:\n    y: list[int] = []",
     "try": "try:\n    pass\nexcept E as e:\n    pass\nexcept:\n    pass\nelse:\n    pass\nfinally:\n    pass",
+    "nonlocal": "def f(a):\n    def g():\n        nonlocal a, b\n        a = b = 1\n    b = 2\n    return g",
+    "nonlocal through a class and a def": "def f():\n    x = 1\n    class C:\n        def g(self):\n"
+    "            def h():\n                nonlocal x\n            nonlocal x\n    return C",
 }
 
 

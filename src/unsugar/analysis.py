@@ -120,6 +120,9 @@ class _Walker:
     def run(self, body: list[ast.stmt]) -> list[AnalysedScope]:
         """The scopes of the module whose statements are ``body``, the module's first."""
         self.scope_body(body, self.new_scope("module", None), 0)
+        if self.checking and not self.refusable and any(
+                refusals.nonlocal_refused(scope, name) for scope in self.scopes for name in scope.nonlocals):
+            self.refusable = True
         for scope in reversed(self.scopes):  # (each after the scopes in it)
             scope.rebound |= scope.assigned | scope.defined | scope.globals | scope.nonlocals
             if scope.parent is not None:
@@ -142,10 +145,10 @@ class _Walker:
 
     # ----------------------------------------------------------- statements
     def scope_body(self, body: list[ast.stmt], scope: AnalysedScope, depth: int) -> None:
-        """The body of a new scope, then its ``global`` statements."""
+        """The body of a new scope, then its ``global`` and ``nonlocal`` statements."""
         self.body(body, scope, False, 0, depth)
-        if scope.global_statements and self.checking and not self.refusable and refusals.globals_refused(
-                body, scope.global_statements, scope.params, scope.annotated):
+        if scope.declarations and self.checking and not self.refusable and refusals.declarations_refused(
+                body, scope.declarations, scope.params, scope.annotated):
             self.refusable = True
 
     def body(self, stmts: list[ast.stmt], scope: AnalysedScope, loop: bool, blocks: int, depth: int) -> None:
@@ -178,11 +181,14 @@ class _Walker:
 
     def _global(self, node: ast.Global, scope: AnalysedScope, *_: object) -> None:
         scope.globals.update(node.names)
-        scope.global_statements.append(node)
+        scope.declarations.append(node)
 
     def _nonlocal(self, node: ast.Nonlocal, scope: AnalysedScope, *_: object) -> None:
-        self.refusable = True
+        """Where a def binds the name is asked once every scope is walked (:meth:`run`)."""
+        if scope.kind != "function" or scope.node is None:  # (at module level; in a class body: flagged)
+            self.refusable = True
         scope.nonlocals.update(node.names)
+        scope.declarations.append(node)
 
     def _import(self, node: ast.Import | ast.ImportFrom, scope: AnalysedScope, *_: object) -> None:
         if refusals.import_refused(node) if type(node) is ast.Import else refusals.import_from_refused(

@@ -14,11 +14,12 @@ the modules flagged, and CPython gives the error::
     may_refuse(ast.parse("def f(a, b): return a"))  # False: nothing to check
 
 It flags more than CPython refuses. A construct with checks of its own is
-flagged whatever it holds: ``nonlocal``, ``match``, ``except*``, type
+flagged whatever it holds: ``match``, ``except*``, type
 parameters, an asynchronous comprehension, a walrus, ``yield`` or ``await``
 in a comprehension or an annotation, nesting deep enough to reach a
-compiler limit. ``global`` is checked as ``symtable.c`` checks it: the name
-must not be a parameter, annotated, or named before the declaration. So are
+compiler limit. ``global`` and ``nonlocal`` are checked as ``symtable.c``
+checks them: the name must not be a parameter, annotated, or named before
+the declaration, and a def around must bind a ``nonlocal`` name. So are
 the constructs that the compiler warns about (``SyntaxWarning``: ``x is 1``,
 ``(1, 2)(3)``, ``[1, 2]['a']``, ``assert (x, "message")``), so that compiling
 shows their warnings as CPython's own compiling would.
@@ -30,6 +31,7 @@ import __future__
 import ast
 from collections.abc import Iterable
 
+from unsugar.scopes import AnalysedScope
 from unsugar.trees import walk
 
 #: how deep statements or expressions may nest before the compiler's own
@@ -123,12 +125,13 @@ def subscript_refused(node: ast.Subscript) -> bool:
         and not (type(index) is ast.Constant and isinstance(index.value, int))
 
 
-def globals_refused(
-    body: list[ast.stmt], declarations: list[ast.Global], params: Iterable[str], annotated: set[str]
+def declarations_refused(
+    body: list[ast.stmt], declarations: list[ast.Global | ast.Nonlocal], params: Iterable[str],
+    annotated: set[str],
 ) -> bool:
-    """``global x`` is refused when ``x`` is a parameter, is annotated, or is
-    named before the declaration (here: anywhere before the last one of it,
-    nested scopes too)."""
+    """``global x`` or ``nonlocal x`` is refused when ``x`` is a parameter, is
+    annotated, or is named before the declaration (here: anywhere before the
+    last one of it, nested scopes too)."""
     last: dict[str, tuple[int, int]] = {}
     for declaration in declarations:
         for name in declaration.names:
@@ -137,13 +140,35 @@ def globals_refused(
         return True
     for stmt in body:
         for node in walk(stmt):
-            if type(node) is ast.Global:
+            if type(node) is ast.Global or type(node) is ast.Nonlocal:
                 continue
             for name in _names_at(node):
                 at = last.get(name)
                 if at is not None and (node.lineno, node.col_offset) < at:  # type: ignore[attr-defined]
                     return True
     return False
+
+
+def nonlocal_refused(scope: AnalysedScope, name: str) -> bool:
+    """``nonlocal name`` in ``scope`` (a def's body, checked as above) is
+    refused unless a def around it binds ``name`` ("no binding for nonlocal
+    found"): the scopes around are asked as ``symtable.c`` asks them, class
+    bodies passed over; where a comprehension, an annotation scope or a
+    ``global`` declaration is met first, or the name is ``__class__``, it is
+    flagged whatever CPython says."""
+    if name in scope.globals or name == "__class__":  # "name 'x' is nonlocal and global"
+        return True
+    outer = scope.parent
+    while outer is not None and outer.kind != "module":
+        if outer.kind == "class":
+            outer = outer.parent
+            continue
+        if outer.kind != "function" or outer.node is None or name in outer.globals:
+            return True
+        if name in outer.bound and name not in outer.nonlocals:
+            return False
+        outer = outer.parent
+    return True
 
 
 def _names_at(node: ast.AST) -> tuple[str, ...]:

@@ -56,12 +56,12 @@ class AnalysedScope:
     has_cell: bool = False
     # what the checks of :mod:`unsugar.refusals` ask of a scope: a def's
     # ``async``, whether it yields and returns a value, its parameters; the
-    # ``global`` statements and the names annotated in the body
+    # ``global`` and ``nonlocal`` statements and the names annotated in the body
     is_async: bool = False
     yields: bool = False
     returns_value: bool = False
     params: frozenset[str] = frozenset()
-    global_statements: list[ast.Global] = field(default_factory=list)
+    declarations: list[ast.Global | ast.Nonlocal] = field(default_factory=list)
     annotated: set[str] = field(default_factory=set)
 
     def owns(self, name: str) -> bool:
