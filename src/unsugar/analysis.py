@@ -108,7 +108,8 @@ class _Walker:
     :mod:`unsugar.refusals` (``_STATEMENTS``, ``_EXPRESSIONS``); any other
     node's children are walked. A check that fails sets ``refusable``; where
     no one asks (``checking`` false: statements a rule made, with no
-    positions), the one check that walks again, of ``global``, is left out."""
+    positions), the checks of ``global`` and ``nonlocal``, which walk again
+    or ask the whole module, are left out."""
 
     def __init__(self, opening: list[ast.stmt], checking: bool) -> None:
         self.futures = {id(stmt) for stmt in opening if isinstance(stmt, ast.ImportFrom)}
