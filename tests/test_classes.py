@@ -5,6 +5,7 @@ import contextlib
 import io
 import sys
 import textwrap
+import types
 
 import pytest
 from difftest import assert_same
@@ -981,23 +982,32 @@ CELL_CASES = [
 ]
 
 
+def _class_and_its_code(source: str) -> tuple[ast.ClassDef, types.CodeType]:
+    """The class ``C`` of ``source``, analysed as the module's first statement,
+    and the code of its body as CPython compiles it (skipped where this
+    version does not compile it)."""
+    from unsugar.analysis import analyse_scopes
+
+    try:
+        code = compile(source, "<class>", "exec")
+    except (SyntaxError, SystemError):  # (newer syntax; a few 3.12 and 3.13 do not compile)
+        pytest.skip("not compiled by this version")
+    codes = [code]
+    while not any(const.co_name == "C" for const in codes):  # (a generic class: in its type parameters' code)
+        codes = [const for outer in codes for const in outer.co_consts if isinstance(const, types.CodeType)]
+    tree = ast.parse(source)
+    analyse_scopes(tree.body)
+    return tree.body[0], next(const for const in codes if const.co_name == "C")  # type: ignore[return-value]
+
+
 @pytest.mark.parametrize("source", CELL_CASES)
 def test_a_class_has_a_cell_where_cpython_gives_it_one(source: str) -> None:
     """The class rule gives a class a ``__class__`` cell where CPython's
     compiler does: its code has the cell variable."""
-    import types
-
-    from unsugar.analysis import analyse_scopes
     from unsugar.rules.classes import class_facts
 
-    try:
-        code = compile(source, "<cell>", "exec")
-    except (SyntaxError, SystemError):  # (newer syntax; a few 3.12 and 3.13 do not compile)
-        pytest.skip("not compiled by this version")
-    body = next(const for const in code.co_consts if isinstance(const, types.CodeType))
-    tree = ast.parse(source)
-    analyse_scopes(tree.body)
-    assert class_facts(tree.body[0])[1] == ("__class__" in body.co_cellvars)
+    node, body = _class_and_its_code(source)
+    assert class_facts(node)[1] == ("__class__" in body.co_cellvars)
 
 
 #: classes whose body may make an annotation scope (3.12+), which gives it a ``__classdict__`` cell
@@ -1018,22 +1028,10 @@ CLASSDICT_CASES = [
 def test_a_class_body_makes_an_annotation_scope_where_cpython_gives_it_a_classdict(source: str) -> None:
     """``makes_annotation_scope``, from the module's analysis: where CPython's
     class body has the ``__classdict__`` cell (3.12+; on 3.11 none does)."""
-    import types
-
-    from unsugar.analysis import analyse_scopes
     from unsugar.rules.classes import makes_annotation_scope
 
-    try:
-        code = compile(source, "<classdict>", "exec")
-    except SyntaxError:
-        pytest.skip("not compiled by this version")
-    bodies = [code]
-    while not any(const.co_name == "C" for const in bodies):  # (a generic class: in its type parameters' code)
-        bodies = [const for body in bodies for const in body.co_consts if isinstance(const, types.CodeType)]
-    body = next(const for const in bodies if const.co_name == "C")
-    tree = ast.parse(source)
-    analyse_scopes(tree.body)
-    assert makes_annotation_scope(tree.body[0]) == ("__classdict__" in body.co_cellvars)
+    node, body = _class_and_its_code(source)
+    assert makes_annotation_scope(node) == ("__classdict__" in body.co_cellvars)
 
 
 def test_class_facts_of_the_module_are_those_of_the_class_alone() -> None:

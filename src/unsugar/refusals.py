@@ -8,7 +8,7 @@ Compiling a tree to find out costs about what parsing it costs. The
 module's analysis (:mod:`unsugar.analysis`), which walks every node for its
 scopes anyway, asks the checks here of each node and flags the module where
 one may fail, so that :func:`unsugar.pipeline.check_compiles` compiles only
-the modules flagged, and CPython gives the error::
+the modules flagged, and CPython gives the error (``unsugar.analysis.may_refuse``)::
 
     may_refuse(ast.parse("def f(a, a): pass"))      # True: compile() refuses
     may_refuse(ast.parse("def f(a, b): return a"))  # False: nothing to check
