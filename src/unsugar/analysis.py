@@ -25,13 +25,13 @@ input again:
 
 from __future__ import annotations
 
-import ast
 import sys
 from ast import Attribute, Constant, Load, Name, Store
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from unsugar import nodes as ast
 from unsugar import refusals
 from unsugar.refusals import (
     ANNOTATION,

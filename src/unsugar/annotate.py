@@ -18,7 +18,6 @@ have no origin and no comment.
 
 from __future__ import annotations
 
-import ast
 import bisect
 import re
 import sys
@@ -26,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
+from unsugar import nodes as ast
 from unsugar import printer
 from unsugar.pipeline import Compilation, Known, check_compiles, collector_paused, with_headroom
 from unsugar.registry import Rule, load_all

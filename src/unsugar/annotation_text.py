@@ -8,7 +8,7 @@ not always write: the annotation rules store it as a string.
 
 from __future__ import annotations
 
-import ast
+from unsugar import nodes as ast
 
 
 class _CompilerUnparser(ast._Unparser):  # type: ignore[name-defined,misc]

@@ -10,9 +10,10 @@ helpers and constants come from the lowering context (``cx``).
 
 from __future__ import annotations
 
-import ast
 from ast import Starred, keyword
 from collections.abc import Iterable, Sequence
+
+from unsugar import nodes as ast
 
 # copy_location places what a rule builds (b.copy_location); it is one of the tree walks
 from unsugar.trees import copy_location, is_placing, node_maker, walk

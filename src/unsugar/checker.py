@@ -10,10 +10,10 @@ and names.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from unsugar import nodes as ast
 from unsugar.registry import find_rule
 
 

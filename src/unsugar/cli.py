@@ -21,7 +21,6 @@ the other files of the run are still processed.
 from __future__ import annotations
 
 import argparse
-import ast
 import codecs
 import contextlib
 import difflib
@@ -40,6 +39,7 @@ from typing import TYPE_CHECKING
 
 import unsugar
 from unsugar import __version__, batch, store
+from unsugar import nodes as ast
 from unsugar.config import ConfigError, Settings, load_settings, settings_text
 from unsugar.options import RUNTIMES, SEMANTICS, UnknownRuleError, check_keep, comma_list
 

@@ -43,7 +43,6 @@ object is cleared after its ``while`` (a loop's also as its body starts).
 
 from __future__ import annotations
 
-import ast
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -51,6 +50,7 @@ from functools import cache
 from typing import Any, Generic, TypeVar
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import LOOP_ITERATOR, ForLoop, WithBlock
 from unsugar.lifetimes import held_temporaries
@@ -117,6 +117,12 @@ def _bool_helpers(prefix: str) -> frozenset[str]:
 
 #: the statements that the control flow leaves as they are (with a real ``return``)
 SIMPLE = (ast.Expr, ast.Assign, ast.Return, ast.Raise)
+_ENDS_FRAME = (ast.Return, ast.Raise)
+_ENDS_BLOCK = (ast.Return, ast.Raise, ast.Pass)
+_JUMPS = (ast.Break, ast.Continue)
+#: what holds no jump of an outer loop: loops, scopes, expressions
+_OWN_JUMPS = (ast.While, ast.For, ast.AsyncFor, ForLoop, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.expr)
+_OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 T = TypeVar("T")
 
@@ -577,10 +583,10 @@ class Flow:
             else:                      f(n)
                 f(n)
         """
-        if not node.body or not isinstance(node.body[-1], ast.Return | ast.Raise | ast.Pass):
+        if not node.body or not isinstance(node.body[-1], _ENDS_BLOCK):
             return False  # (most ifs: no need to look further)
         body = [stmt for stmt in node.body if not isinstance(stmt, ast.Pass)]
-        if not body or not isinstance(body[-1], ast.Return | ast.Raise) or \
+        if not body or not isinstance(body[-1], _ENDS_FRAME) or \
                 not all(isinstance(stmt, SIMPLE) for stmt in body):
             return False
         if self.outlining or not self.fits(self.depth + 2) or \
@@ -649,10 +655,9 @@ class Flow:
         todo: list[ast.AST] = [stmt for block in blocks for stmt in block]
         while todo:
             node = todo.pop()
-            if isinstance(node, ast.Break | ast.Continue):
+            if isinstance(node, _JUMPS):
                 return True
-            if not isinstance(node, ast.While | ast.For | ast.AsyncFor | ForLoop | ast.FunctionDef
-                              | ast.AsyncFunctionDef | ast.ClassDef | ast.expr):
+            if not isinstance(node, _OWN_JUMPS):
                 todo.extend(children(node))
         return False
 
@@ -1081,7 +1086,7 @@ def _yields(stmts: list[ast.stmt], awaits: bool = True) -> bool:
         node = todo.pop()
         if isinstance(node, kinds):
             return True
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+        if not isinstance(node, _OWN_SCOPES):
             todo.extend(children(node))
     return False
 

@@ -30,8 +30,9 @@ depth 20 is reached through ``with``/``try``-``finally``/``except*`` blocks
 
 from __future__ import annotations
 
-import ast
 import sys
+
+from unsugar import nodes as ast
 
 Version = tuple[int, int]
 

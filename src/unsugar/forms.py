@@ -9,8 +9,9 @@ each one exactly one block: a ``for`` one ``while``, a ``with`` one ``try``.
 
 from __future__ import annotations
 
-import ast
 import sys
+
+from unsugar import nodes as ast
 
 #: From 3.13 CPython reports getting and stepping a loop's iterator
 #: (``GET_ITER``, ``FOR_ITER``) at the iterable (a traceback points there), a

@@ -29,9 +29,8 @@ def binds it, and a global otherwise.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.printer import MAX_INDENT
 from unsugar.trees import core_blocks, core_bound_names, walk
 from unsugar.unit import Unit

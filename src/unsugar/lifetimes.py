@@ -10,9 +10,10 @@ leaves holding something (docs/architecture.md, "Lifetimes").
 
 from __future__ import annotations
 
-import ast
+from ast import Assign, Call, Constant, Expr, FunctionDef, If, Name, Return, While  # (one load)
 from collections.abc import Mapping
 
+from unsugar import nodes as ast
 from unsugar.forms import ForLoop
 from unsugar.trees import block_fields
 from unsugar.unit import Unit
@@ -45,25 +46,25 @@ def _walk_held(
     of ``flag``) or None (the name ``none``)."""
     for stmt in block:
         kind = type(stmt)
-        if kind is ast.Assign:
+        if kind is Assign:
             target = stmt.targets[0]
-            if type(target) is ast.Name and temporary[name := target.id]:
+            if type(target) is Name and temporary[name := target.id]:
                 value = stmt.value
                 made = type(value)
-                if made is ast.Constant or made is ast.Name and value.id == none or made is ast.Call \
-                        and type(value.func) is ast.Name and value.func.id == flag:
+                if made is Constant or made is Name and value.id == none or made is Call \
+                        and type(value.func) is Name and value.func.id == flag:
                     if always and not ever and name in held:
                         held[name] = False
                 else:
                     held[name] = True
-        elif kind is ast.Expr or kind is ast.Return:  # (most of the rest: no block in them)
+        elif kind is Expr or kind is Return:  # (most of the rest: no block in them)
             continue
-        elif kind is ast.While or kind is ast.If:  # (most blocks: their fields with no lookup)
+        elif kind is While or kind is If:  # (most blocks: their fields with no lookup)
             if stmt.body:
                 _walk_held(stmt.body, False, held, ever, defs, temporary, none, flag)
             if stmt.orelse:
                 _walk_held(stmt.orelse, False, held, ever, defs, temporary, none, flag)
-        elif kind is ast.FunctionDef:
+        elif kind is FunctionDef:
             if defs and temporary[stmt.name]:
                 held[stmt.name] = True
         elif kind is ForLoop:

@@ -17,7 +17,6 @@ An output then carries, in this order:
 
 from __future__ import annotations
 
-import ast
 import builtins
 import contextlib
 import dataclasses
@@ -28,6 +27,7 @@ from functools import cache, partial
 from typing import NamedTuple, TypeVar
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar import printer, store
 from unsugar.names import NameAllocator
 from unsugar.options import RUNTIMES, SEMANTICS

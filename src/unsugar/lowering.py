@@ -22,7 +22,6 @@ and ``try`` with one bare handler or a ``finally``.
 
 from __future__ import annotations
 
-import ast
 from ast import Assign, Call, Constant, Expr, Name, Yield  # (asked for every node: a load, not two)
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from unsugar import builder as b
 from unsugar import lifetimes
+from unsugar import nodes as ast
 from unsugar.analysis import analyse_scopes, marked
 from unsugar.forms import ForLoop, WithBlock
 from unsugar.namespaces import ModuleNamespace, bind_defs_late
@@ -135,6 +135,11 @@ def function_declarations(
 
 #: Statements that open a scope of their own.
 _SCOPE_STATEMENTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+#: Statements after which their frame, or the handler around them, goes on
+_ENDS_FRAME = frozenset({ast.Return, ast.Raise})
+#: Values released as they are, and those that stay where they stand
+_NAME_OR_CONSTANT = (ast.Name, ast.Constant)
+_STAYS_IN_PLACE = (ast.Starred, ast.Slice, ast.FormattedValue)
 
 
 def declared_names(
@@ -462,12 +467,15 @@ class Lowerer:
             if rule is not None:
                 if self.unit.recorder is not None:  # (``unit.note``: no call)
                     self.unit.recorder.note(rule.id, node)
-                mark = len(self.unit.names.allocated)
+                allocated = self.unit.names.allocated
+                mark = len(allocated)
                 expanded = rule.lower(node, self)
                 produced = self.rule_block(b.located(expanded, node) if self.placing else expanded)
+                if len(allocated) == mark:
+                    return produced
                 # the rule's own temporaries (not those of a rule around it),
                 # but a def made under a temporary binds it
-                own = set(self.unit.names.allocated[mark:]) - _binds(node)
+                own = set(allocated[mark:]) - _binds(node)
                 if not own:
                     return produced
                 return produced + self.released(
@@ -495,7 +503,7 @@ class Lowerer:
     def with_prelude(self, node: ast.stmt, stmts: list[ast.stmt]) -> list[ast.stmt]:
         """``node``, whose expressions are lowered, after ``stmts``, the prelude
         they need; the temporaries of the prelude are released after ``node``."""
-        if isinstance(node, ast.Return | ast.Raise):  # the frame, or its handler, goes on
+        if type(node) in _ENDS_FRAME:  # the frame, or its handler, goes on
             return [*stmts, node]
         return [*stmts, node, *self.release(stmts)]
 
@@ -543,9 +551,9 @@ class Lowerer:
                 if not (isinstance(value, ast.Name) and value.id == name)]
         if not held:
             return value
-        if not isinstance(value, ast.Name | ast.Constant):
-            if isinstance(value, ast.Starred | ast.Slice | ast.FormattedValue) \
-                    or not isinstance(getattr(value, "ctx", ast.Load()), ast.Load):
+        if not isinstance(value, _NAME_OR_CONSTANT):
+            if isinstance(value, _STAYS_IN_PLACE) \
+                    or not isinstance(getattr(value, "ctx", b.LOAD), ast.Load):
                 return value
             value = self.spill(value)
         self.emit(*self.released(held))
@@ -899,7 +907,7 @@ class Lowerer:
 
 def _binds(node: ast.stmt) -> set[str]:
     """The names a statement binds by itself: a def's or class's, a plain assignment's."""
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+    if type(node) in _SCOPE_STATEMENTS:
         return {node.name}
     if isinstance(node, ast.Assign):
         return {target.id for target in node.targets if isinstance(target, ast.Name)}

@@ -19,11 +19,11 @@ The shapes never overlap:
 
 from __future__ import annotations
 
-import ast
 import itertools
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from unsugar import nodes as ast
 from unsugar.trees import children
 
 #: the identifiers each kind of node spells (besides ``Name``)

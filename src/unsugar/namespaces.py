@@ -25,12 +25,12 @@ What differs per kind:
 
 from __future__ import annotations
 
-import ast
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.trees import UNBOUND_MARK, core_bound_names, own_bindings
 
 if TYPE_CHECKING:

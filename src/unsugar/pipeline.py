@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import gc
 import sys
@@ -23,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
 from unsugar import control, hoisting, linker, printer, sections
+from unsugar import nodes as ast
 from unsugar.analysis import ModuleAnalysis, analyse_module
 from unsugar.checker import is_core
 from unsugar.lowering import Lowerer

@@ -23,7 +23,6 @@ cost; freed so, next to nothing.
 from __future__ import annotations
 
 import abc
-import ast
 import keyword
 from ast import (
     Assign,
@@ -41,6 +40,8 @@ from ast import (
     Yield,
 )
 from collections.abc import Callable, Mapping
+
+from unsugar import nodes as ast
 
 #: integers at least this large are written in hexadecimal
 HEX_FROM = 2**64

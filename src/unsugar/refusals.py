@@ -28,9 +28,9 @@ shows their warnings as CPython's own compiling would.
 from __future__ import annotations
 import __future__
 
-import ast
 from collections.abc import Iterable
 
+from unsugar import nodes as ast
 from unsugar.scopes import AnalysedScope
 from unsugar.trees import walk
 

@@ -26,10 +26,11 @@ Three kinds of rule:
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from unsugar import nodes as ast
 
 REFERENCE = "https://docs.python.org/3/reference/"
 

@@ -23,7 +23,6 @@ optimization level.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import copy
 import functools
@@ -44,6 +43,7 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import unsugar
+from unsugar import nodes as ast
 from unsugar import store
 from unsugar.options import RUNTIMES, check_keep, check_semantics
 from unsugar.trees import copy_tree, walk

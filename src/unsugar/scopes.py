@@ -11,9 +11,10 @@ that get a ``__class__`` cell.
 
 from __future__ import annotations
 
-import ast
 import sys
 from dataclasses import dataclass, field
+
+from unsugar import nodes as ast
 
 #: the names whose use in a function gives a class its ``__class__`` cell
 CELL_NAMES = frozenset({"super", "__class__"})

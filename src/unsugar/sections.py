@@ -30,10 +30,9 @@ the section that raised, as CPython shows the module.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
 from unsugar import linker
+from unsugar import nodes as ast
 from unsugar.namespaces import module_runs
 from unsugar.trees import children, copy_tree, core_bound_names, walk
 from unsugar.unit import Unit

@@ -15,13 +15,14 @@ those.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import re
 import sys
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, TypeVar
+
+from unsugar import nodes as ast
 
 #: ASDL types of fields that hold no node: an identifier, a number, a flag, a
 #: constant, or an operator or expression context (leaves without a position)

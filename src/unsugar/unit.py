@@ -8,7 +8,6 @@ just those at the top of the output.
 from __future__ import annotations
 import __future__
 
-import ast
 import functools
 import operator
 from collections.abc import Callable, Iterable
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeGuard, TypeVar
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.names import NameAllocator, input_names
 from unsugar.trees import is_placing
 

@@ -10,9 +10,8 @@ cleared afterwards, so that none keeps an object alive longer than CPython.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.annotation_text import annotation_source
 from unsugar.lowering import PROLOGUES, Lowerer
 from unsugar.registry import stmt_rule
@@ -298,7 +297,7 @@ def has_annotations(body: list[ast.stmt]) -> bool:
         stmt = todo.pop()
         if isinstance(stmt, ast.AnnAssign):
             return True
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for name in block_fields(type(stmt)):
             todo.extend(getattr(stmt, name, None) or ())

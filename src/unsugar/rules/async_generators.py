@@ -13,9 +13,8 @@ frames and qualified names as in the original.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
 from unsugar.rules.coroutines import COROUTINE_MARK, own_nodes, plain_def

@@ -6,9 +6,8 @@ deletion rules; this family reads attributes.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 

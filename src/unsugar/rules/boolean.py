@@ -12,10 +12,10 @@ where the value ``a and b`` would be tested once more.
 
 from __future__ import annotations
 
-import ast
 import sys
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import CONDITIONS, Lowerer
 from unsugar.registry import expr_rule
 

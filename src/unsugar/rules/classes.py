@@ -31,13 +31,13 @@ stored as ``__classcell__``, and ``type.__new__`` fills it.
 
 from __future__ import annotations
 
-import ast
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, partial
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.analysis import marked
 from unsugar.lowering import PROLOGUES, Lowerer, Scope, declared_names, mangle
 from unsugar.namespaces import ClassNamespace, bind_defs_late, variable_reader

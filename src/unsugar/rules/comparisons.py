@@ -9,9 +9,8 @@ supported between instances of ...`` otherwise. ``in`` tries
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import CONDITIONS, Lowerer
 from unsugar.registry import expr_rule
 from unsugar.trees import copy_tree

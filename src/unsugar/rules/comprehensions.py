@@ -41,10 +41,10 @@ yields (an async generator), called as a generator expression's def is.
 
 from __future__ import annotations
 
-import ast
 import sys
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.forms import AT_ITERABLE, ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule

@@ -10,9 +10,8 @@ def`` that yields is an async generator (``rules/async_generators.py``).
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.forms import LOOP_ITERATOR
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule, stmt_rule

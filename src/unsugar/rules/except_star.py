@@ -9,9 +9,8 @@ CPython does.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
 

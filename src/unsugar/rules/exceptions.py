@@ -6,9 +6,8 @@ handled (``sys.exception()``) and tests the clauses in order.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
 

@@ -24,9 +24,8 @@ the function object back (``__name__``, ``__qualname__``, ``co_name``).
 from __future__ import annotations
 import __future__
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.annotation_text import annotation_source
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule, stmt_rule

@@ -16,9 +16,8 @@ exception instance in ``throw(exc)``, where CPython passes on the arguments
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 

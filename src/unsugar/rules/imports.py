@@ -17,9 +17,8 @@ module of ``import __m`` and ``from __m import ...``, and the names of
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
 from unsugar.unit import is_future

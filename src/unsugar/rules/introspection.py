@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import sys
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.namespaces import ClassNamespace
 from unsugar.registry import expr_rule

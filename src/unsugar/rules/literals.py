@@ -10,9 +10,8 @@ string of their shortest repr, which rounds back to the very same value
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.forms import AT_ITERABLE, ForLoop
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule

@@ -9,11 +9,11 @@ family.
 
 from __future__ import annotations
 
-import ast
 import operator
 import warnings
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule, stmt_rule
 from unsugar.trees import GLOBAL_MARK

@@ -8,9 +8,8 @@ deletion rules, which call ``subscript_set`` and ``subscript_delete``.
 
 from __future__ import annotations
 
-import ast
-
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer
 from unsugar.registry import expr_rule
 

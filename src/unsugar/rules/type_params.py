@@ -13,13 +13,13 @@ scope reads the class's names first (``namespaces.ClassAnnotations``).
 
 from __future__ import annotations
 
-import ast
 import sys
 from collections.abc import Iterator
 from functools import cache
 from types import CodeType
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.lowering import Lowerer, mangle
 from unsugar.namespaces import PARAMETER_MARK, ClassAnnotations, ClassNamespace
 from unsugar.registry import stmt_rule

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import sys
 
 from unsugar import builder as b
+from unsugar import nodes as ast
 from unsugar.forms import WithBlock
 from unsugar.lowering import Lowerer
 from unsugar.registry import stmt_rule
