@@ -57,6 +57,9 @@ class Piece:
     stmt: ast.stmt
     defines: set[str]
     uses: set[str]
+    #: its text by indent, made when first asked for; kept in the cache at
+    #: indent 1, where the body of a module def is (:func:`_compiled_runtime`)
+    texts: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 class Closure(NamedTuple):
@@ -184,12 +187,12 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
     if runtime is None:
         runtime = _compile_runtime(prefix, semantics)
         if store.used():
+            for piece in runtime.pieces:  # its text in a module def's body: no process writes it again
+                piece.texts[1] = printer.statements([piece.stmt], 1)
             with contextlib.suppress(RecursionError):
                 store.write(entry, pickle.dumps(runtime, pickle.HIGHEST_PROTOCOL))
                 store.remove_others(kind, entry)  # former versions' (the last few spared)
-    runtime.known = {
-        id(piece.stmt): cache(partial(printer.statements, [piece.stmt])) for piece in runtime.pieces
-    }
+    runtime.known = {id(piece.stmt): _Texts(piece).__getitem__ for piece in runtime.pieces}
     for name, entry in runtime.constants.items():
         stmt = runtime.constant_statements[name] = b.assign(name, entry.value)
         text = entry.statement_text if entry.items is not None else partial(printer.statements, [stmt])
@@ -197,6 +200,18 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
     runtime.piece_bit = {name: 1 << i for i, piece in enumerate(runtime.pieces) for name in piece.defines}
     runtime.constant_bit = {name: 1 << i for i, name in enumerate(runtime.constants)}
     return runtime
+
+
+class _Texts(dict[int, str]):
+    """A piece's texts by indent (:attr:`Piece.texts`), each made when first asked for."""
+
+    def __init__(self, piece: Piece) -> None:
+        super().__init__(piece.texts)
+        self.stmt = piece.stmt
+
+    def __missing__(self, indent: int) -> str:
+        text = self[indent] = printer.statements([self.stmt], indent)
+        return text
 
 
 def _unpickled(data: bytes | None) -> CompiledRuntime | None:
@@ -211,8 +226,8 @@ def _unpickled(data: bytes | None) -> CompiledRuntime | None:
 
 
 def _compile_runtime(prefix: str, semantics: str) -> CompiledRuntime:
-    """Each runtime module lowered as user code is, its names prefixed (its
-    ``known`` texts are not made here: they are not kept in the cache)."""
+    """Each runtime module lowered as user code is, its names prefixed (the
+    texts of its pieces are made when first asked for, or before it is cached)."""
     from unsugar.control import lower_module
     from unsugar.lowering import Lowerer
 

@@ -23,6 +23,7 @@ and ``try`` with one bare handler or a ``finally``.
 from __future__ import annotations
 
 from ast import Assign, Call, Constant, Expr, Name, Yield  # (asked for every node: a load, not two)
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -265,11 +266,11 @@ def _rule_tables(keep: frozenset[str]) -> tuple[RuleTable, RuleTable]:
 
 
 @cache
-def _selected_rules(keep: frozenset[str]) -> dict[tuple[type[ast.AST], object], list[Rule]]:
+def _selected_rules(keep: frozenset[str]) -> defaultdict[type[ast.AST], dict[object, list[Rule]]]:
     """Where ``keep`` is kept, the rules of a node type that may apply to a
-    node with a key (:data:`SELECTORS`), by type and key, as :meth:`Lowerer._rule`
+    node with a key (:data:`SELECTORS`), by type, then key, as :meth:`Lowerer._rule`
     finds them (once per process: a callee's name comes back in every module)."""
-    return {}
+    return defaultdict(dict)
 
 
 @cache
@@ -778,11 +779,11 @@ class Lowerer:
             return None
         select = SELECTORS.get(kind)
         if select is not None:
-            key = (kind, select(node))
-            selected = self._selected.get(key)
+            key = select(node)
+            of_kind = self._selected[kind]
+            selected = of_kind.get(key)
             if selected is None:
-                selected = self._selected[key] = [
-                    rule for rule in rules if rule.selects is None or key[1] in rule.selects]
+                selected = of_kind[key] = [rule for rule in rules if rule.selects is None or key in rule.selects]
             rules = selected
         for rule in rules:
             if rule.by_key or rule.applies(node):
