@@ -83,6 +83,8 @@ class CompiledRuntime:
     #: for the printer: ``id(stmt) -> text at an indent``, each made once, for
     #: the pieces' statements and the constants'
     known: dict[int, Callable[[int], str]] = dataclasses.field(default_factory=dict)
+    #: by indent, each statement's text in a run of them (:class:`RuntimeText`)
+    run_texts: dict[int, RunTexts] = dataclasses.field(default_factory=dict)
     #: ``name = value`` of each constant, by name: what every module's text
     #: that needs the constant shares
     constant_statements: dict[str, ast.Assign] = dataclasses.field(default_factory=dict)
@@ -106,17 +108,31 @@ class RuntimeText(printer.TextRun):
         self.captured, self.stmts, self.runtime = captured, stmts, runtime
 
     def text(self, indent: int) -> str:
-        prefix = self.runtime.prefix
-        parts = [_capture_text(prefix, captured, indent) for captured in self.captured]
-        known = self.runtime.known
-        for stmt in self.stmts:
-            if type(stmt) is ast.FunctionDef:
-                parts.append("\n")
-            parts.append(known[id(stmt)](indent))
+        runtime = self.runtime
+        texts = runtime.run_texts.get(indent)
+        if texts is None:
+            texts = runtime.run_texts[indent] = RunTexts(runtime.known, indent)
+        parts = [_capture_text(runtime.prefix, captured, indent) for captured in self.captured]
+        parts += [texts[stmt] for stmt in self.stmts]
         return "".join(parts)
 
     def statements(self) -> list[ast.stmt]:
         return [*_captures(self.runtime.prefix, self.captured), *self.stmts]
+
+
+class RunTexts(dict[ast.stmt, str]):
+    """The text of each of the runtime's statements at ``indent`` in a run of
+    them, a def's after a blank line, made when first asked for from
+    ``known`` (:attr:`CompiledRuntime.known`)."""
+
+    def __init__(self, known: dict[int, Callable[[int], str]], indent: int) -> None:
+        super().__init__()
+        self.known, self.indent = known, indent
+
+    def __missing__(self, stmt: ast.stmt) -> str:
+        text = self.known[id(stmt)](self.indent)
+        text = self[stmt] = "\n" + text if type(stmt) is ast.FunctionDef else text
+        return text
 
 
 class LiteralsText(printer.TextRun):
