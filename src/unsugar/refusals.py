@@ -118,9 +118,9 @@ def subscript_refused(node: ast.Subscript) -> bool:
     value, index = node.value, node.slice
     kind = type(value)
     if kind in _UNSUBSCRIPTABLE or kind is ast.Constant and isinstance(
-            value.value, int | float | complex | frozenset | type(None) | type(...)):
+            value.value, (int, float, complex, frozenset, type(None), type(...))):
         return True
-    return (kind in _SEQUENCES or kind is ast.Constant and isinstance(value.value, str | bytes | tuple)) \
+    return (kind in _SEQUENCES or kind is ast.Constant and isinstance(value.value, (str, bytes, tuple))) \
         and (type(index) in _LITERALS or type(index) is ast.Lambda) \
         and not (type(index) is ast.Constant and isinstance(index.value, int))
 

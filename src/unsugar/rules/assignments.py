@@ -161,7 +161,7 @@ def lower_unpack(node: ast.Assign, cx: Lowerer) -> list[ast.stmt]:
     targets = node.targets[0].elts
     value = node.value
     out: list[ast.stmt] = []
-    if (isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(targets)
+    if (isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(targets)
             and not _starred(value.elts) and not _starred(targets)):
         held = [_hold(elt, "item", out, cx) for elt in value.elts]
         stores = [b.assign_to(t, v) for t, v in zip(targets, held, strict=True)]

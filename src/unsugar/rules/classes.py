@@ -210,7 +210,7 @@ KEPT_BINDERS: dict[str, Callable[[ast.AST], bool]] = {
     "generic-class": lambda node: isinstance(node, ast.ClassDef) and bool(getattr(node, "type_params", ())),
     "type-alias": lambda node: type(node).__name__ == "TypeAlias",
     # a target unpacked: an assignment's, and those the for and with rules make
-    "unpack": lambda node: isinstance(node, ast.Assign | ast.For | ast.With),
+    "unpack": lambda node: isinstance(node, (ast.Assign, ast.For, ast.With)),
     "chained-assign": lambda node: isinstance(node, ast.Assign) and len(node.targets) > 1,
     "augassign": lambda node: isinstance(node, ast.AugAssign),
     "annassign": lambda node: isinstance(node, ast.AnnAssign),
@@ -309,7 +309,7 @@ def _names(node: ast.AST, class_name: str | None) -> _Names:
             found.nonlocals.update(item.names)
         elif isinstance(item, ast.alias):
             found.bound.add((item.asname or item.name).partition(".")[0])
-        elif isinstance(item, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and item.name:
+        elif isinstance(item, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and item.name:
             found.bound.add(item.name)
         elif isinstance(item, ast.MatchMapping) and item.rest:
             found.bound.add(item.rest)

@@ -61,14 +61,14 @@ def _compare(op: ast.cmpop, left: ast.expr, right: ast.expr, cx: Lowerer) -> ast
         if isinstance(operand, ast.Call) and len(operand.args) == 1 and not operand.keywords:
             is_type = isinstance(operand.func, ast.Name) and operand.func.id == cx.builtin("type").id
             return is_type and isinstance(operand.args[0], ast.Name)
-        return isinstance(operand, ast.Name | ast.Constant)
+        return isinstance(operand, (ast.Name, ast.Constant))
 
     if _int_constant(left) and _int_constant(right):  # known now: a bool constant
         value = {ast.Eq: int.__eq__, ast.NotEq: int.__ne__, ast.Lt: int.__lt__, ast.LtE: int.__le__,
                  ast.Gt: int.__gt__, ast.GtE: int.__ge__}.get(type(op))
         if value is not None:
             return cx.rt("true" if value(left.value, right.value) else "false")
-    if isinstance(op, ast.Is | ast.IsNot) and stays_alive(left) and stays_alive(right):
+    if isinstance(op, (ast.Is, ast.IsNot)) and stays_alive(left) and stays_alive(right):
         return cx.identity(left, right, same=isinstance(op, ast.Is))
     return b.call(cx.rt(COMPARE[type(op)][2]), left, right)
 

@@ -113,7 +113,7 @@ def _uses_super(node: Comprehension) -> bool:
         item = todo.pop()
         if isinstance(item, ast.Name) and item.id == "super" and isinstance(item.ctx, ast.Load):
             return True
-        if isinstance(item, ast.Lambda | ast.GeneratorExp):
+        if isinstance(item, (ast.Lambda, ast.GeneratorExp)):
             continue
         todo.extend(children(item))
     return False
