@@ -47,7 +47,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from unsugar import builder as b
 from unsugar import nodes as ast
@@ -55,7 +55,15 @@ from unsugar.depth import MAX_BLOCKS
 from unsugar.forms import LOOP_ITERATOR, ForLoop, WithBlock
 from unsugar.lifetimes import held_temporaries
 from unsugar.registry import control_rule
-from unsugar.trees import block_fields, children, copy_tree, core_bound_names, is_placing, position
+from unsugar.trees import (
+    Scoped,
+    block_fields,
+    children,
+    copy_tree,
+    core_bound_names,
+    is_placing,
+    position,
+)
 from unsugar.unit import Unit
 
 IF = control_rule(
@@ -125,24 +133,6 @@ _OWN_JUMPS = (ast.While, ast.For, ast.AsyncFor, ForLoop, ast.FunctionDef, ast.As
 _OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 T = TypeVar("T")
-
-
-class _Scoped(Generic[T]):
-    """A context manager that gives ``value`` and calls ``close(value)`` on the
-    way out (a scope enters tens of thousands of levels: a generator's context
-    manager costs several times more)."""
-
-    __slots__ = ("close", "value")
-
-    def __init__(self, value: T, close: Callable[[T], None]) -> None:
-        self.value = value
-        self.close = close
-
-    def __enter__(self) -> T:
-        return self.value
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close(self.value)
 
 
 @dataclass(eq=False, slots=True)
@@ -419,7 +409,7 @@ class Flow:
         self.append(b.copy_location(b.expr(b.call(b.load(name))), where))
         self.outlined.append(Outlined(define, self.out))
 
-    def into(self, out: list[ast.stmt], cost: int = 1) -> _Scoped[list[ast.stmt]]:
+    def into(self, out: list[ast.stmt], cost: int = 1) -> Scoped[list[ast.stmt]]:
         """Write to ``out``, the body of a new block that costs ``cost`` of
         CPython's nested blocks (a handler 2), for a while."""
         saved = self.out, self.open
@@ -431,7 +421,7 @@ class Flow:
             self.out, self.open = saved
             self.depth -= cost
 
-        return _Scoped(out, restore)
+        return Scoped(out, restore)
 
     def read(self, level: Level) -> ast.expr:
         """The value of ``level``'s flag (1 if it cannot be off)."""
@@ -446,7 +436,7 @@ class Flow:
         self, kind: str, *, flag: str | None = None, start: ast.expr | None = None,
         test: ast.Assign | None = None, own: bool = False, loop: Loop | None = None,
         boundary: Boundary | None = None, clears: list[str] | None = None,
-    ) -> _Scoped[Level]:
+    ) -> Scoped[Level]:
         """Enter a level. With ``flag`` it is guarded from the start; otherwise
         its flag is made when a jump first leaves it, set to ``start`` where the
         level begins (``start`` None: the caller sets it)."""
@@ -458,7 +448,7 @@ class Flow:
             self.append_early(init)
             level.init = (self.out, init)
         self.levels.append(level)
-        return _Scoped(level, self._end)
+        return Scoped(level, self._end)
 
     def _end(self, level: Level) -> None:
         """Leave ``level``: its flag's start and its segments take their final form."""
@@ -530,7 +520,7 @@ class Flow:
             level.flag = self.unit.names.fixed(f"{name}{level.depth}")
         return level.flag
 
-    def child_level(self, kind: str, where: ast.AST, **options) -> _Scoped[Level]:
+    def child_level(self, kind: str, where: ast.AST, **options) -> Scoped[Level]:
         """A level entered with the current one, written in the same block:
         under a level that may be off it starts as a copy of that level's flag."""
         if self.level.guarded:

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from ast import Assign, Call, Constant, Expr, Name, Yield  # (asked for every node: a load, not two)
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -42,6 +41,7 @@ from unsugar.trees import (
     DECLARED_MARK,
     NAMES_BOUND,
     REBOUND_MARK,
+    Scoped,
     asdl_fields,
     block_fields,
     children,
@@ -289,6 +289,8 @@ class Lowerer:
         self.unit = unit
         self.pre: list[ast.stmt] = []
         self.scopes: list[Scope] = []
+        #: the preludes of the scopes around the current one (:meth:`new_scope`)
+        self.outer_preludes: list[list[ast.stmt]] = []
         #: the innermost scope, the last of ``scopes`` (:meth:`new_scope`)
         self.scope: Scope
         self.expression_depth = 0  # expressions being lowered around the current one
@@ -390,20 +392,22 @@ class Lowerer:
         self.emit(b.copy_location(b.assign(name, node), node))
         return b.load(name)
 
-    @contextmanager
-    def new_scope(self, scope: Scope) -> Iterator[Scope]:
+    def new_scope(self, scope: Scope) -> Scoped[Scope]:
+        """``with lowerer.new_scope(scope):`` lowers in ``scope``, its
+        statements' preludes apart from those of the scope around."""
         self.scopes.append(scope)
         self.scope = scope
-        saved, self.pre = self.pre, []
-        try:
-            yield scope
-        finally:
-            self.pre = saved
-            self.scopes.pop()
-            if self.scopes:
-                self.scope = self.scopes[-1]
-            else:
-                del self.scope
+        self.outer_preludes.append(self.pre)
+        self.pre = []
+        return Scoped(scope, self._leave_scope)
+
+    def _leave_scope(self, scope: Scope) -> None:
+        self.pre = self.outer_preludes.pop()
+        self.scopes.pop()
+        if self.scopes:
+            self.scope = self.scopes[-1]
+        else:
+            del self.scope
 
     def function_scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> Scope:
         """The scope of a function called ``name`` defined in the current scope."""
