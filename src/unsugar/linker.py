@@ -33,7 +33,7 @@ from unsugar.names import NameAllocator
 from unsugar.options import RUNTIMES, SEMANTICS
 from unsugar.runtime import MODULES, source_path
 from unsugar.trees import fix_locations, placing, walk
-from unsugar.unit import Constant, Unit
+from unsugar.unit import Constant, MadeOnce, Unit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 T = TypeVar("T")
@@ -84,7 +84,7 @@ class CompiledRuntime:
     #: the pieces' statements and the constants'
     known: dict[int, Callable[[int], str]] = dataclasses.field(default_factory=dict)
     #: by indent, each statement's text in a run of them (:class:`RuntimeText`)
-    run_texts: dict[int, RunTexts] = dataclasses.field(default_factory=dict)
+    run_texts: dict[int, MadeOnce[ast.stmt, str]] = dataclasses.field(default_factory=dict)
     #: ``name = value`` of each constant, by name: what every module's text
     #: that needs the constant shares
     constant_statements: dict[str, ast.Assign] = dataclasses.field(default_factory=dict)
@@ -111,7 +111,7 @@ class RuntimeText(printer.TextRun):
         runtime = self.runtime
         texts = runtime.run_texts.get(indent)
         if texts is None:
-            texts = runtime.run_texts[indent] = RunTexts(runtime.known, indent)
+            texts = runtime.run_texts[indent] = MadeOnce(partial(_run_text, runtime.known, indent))
         parts = [_capture_text(runtime.prefix, captured, indent) for captured in self.captured]
         parts += [texts[stmt] for stmt in self.stmts]
         return "".join(parts)
@@ -120,19 +120,11 @@ class RuntimeText(printer.TextRun):
         return [*_captures(self.runtime.prefix, self.captured), *self.stmts]
 
 
-class RunTexts(dict[ast.stmt, str]):
-    """The text of each of the runtime's statements at ``indent`` in a run of
-    them, a def's after a blank line, made when first asked for from
-    ``known`` (:attr:`CompiledRuntime.known`)."""
-
-    def __init__(self, known: dict[int, Callable[[int], str]], indent: int) -> None:
-        super().__init__()
-        self.known, self.indent = known, indent
-
-    def __missing__(self, stmt: ast.stmt) -> str:
-        text = self.known[id(stmt)](self.indent)
-        text = self[stmt] = "\n" + text if type(stmt) is ast.FunctionDef else text
-        return text
+def _run_text(known: dict[int, Callable[[int], str]], indent: int, stmt: ast.stmt) -> str:
+    """The text of the runtime's ``stmt`` at ``indent`` in a run of them (a
+    def's after a blank line), from ``known`` (:attr:`CompiledRuntime.known`)."""
+    text = known[id(stmt)](indent)
+    return "\n" + text if type(stmt) is ast.FunctionDef else text
 
 
 class LiteralsText(printer.TextRun):
@@ -208,7 +200,10 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
             with contextlib.suppress(RecursionError):
                 store.write(entry, pickle.dumps(runtime, pickle.HIGHEST_PROTOCOL))
                 store.remove_others(kind, entry)  # former versions' (the last few spared)
-    runtime.known = {id(piece.stmt): _Texts(piece).__getitem__ for piece in runtime.pieces}
+    runtime.known = {
+        id(piece.stmt): MadeOnce(partial(printer.statements, [piece.stmt]), piece.texts).__getitem__
+        for piece in runtime.pieces
+    }
     for name, entry in runtime.constants.items():
         stmt = runtime.constant_statements[name] = b.assign(name, entry.value)
         text = entry.statement_text if entry.items is not None else partial(printer.statements, [stmt])
@@ -216,18 +211,6 @@ def _compiled_runtime(prefix: str, semantics: str) -> CompiledRuntime:
     runtime.piece_bit = {name: 1 << i for i, piece in enumerate(runtime.pieces) for name in piece.defines}
     runtime.constant_bit = {name: 1 << i for i, name in enumerate(runtime.constants)}
     return runtime
-
-
-class _Texts(dict[int, str]):
-    """A piece's texts by indent (:attr:`Piece.texts`), each made when first asked for."""
-
-    def __init__(self, piece: Piece) -> None:
-        super().__init__(piece.texts)
-        self.stmt = piece.stmt
-
-    def __missing__(self, indent: int) -> str:
-        text = self[indent] = printer.statements([self.stmt], indent)
-        return text
 
 
 def _unpickled(data: bytes | None) -> CompiledRuntime | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from typing import Any, Generic, TypeVar
 
@@ -102,19 +102,21 @@ def compiled_for_class(
     ``lines`` raise one of ``caught`` (a node without a field they read, or
     with something else there), ``fallback(*parameters)`` is returned
     instead. ``names`` are the globals ``lines`` and ``after`` use."""
-    name = label.replace(" ", "_")
     arguments = ", ".join(parameters)
-    source = "\n".join([
-        f"def {name}({arguments}):",
-        "    try:",
-        *(f"        {line}" for line in lines),
-        "    except caught:",
-        f"        return fallback({arguments})",
-        *(f"    {line}" for line in after or ()),
-    ])
-    namespace: dict[str, Any] = {"fallback": fallback, "caught": caught, **(names or {})}
-    exec(compile(source, f"<{label}>", "exec"), namespace)
-    return namespace[name]
+    body = ["try:", *(f"    {line}" for line in lines), "except caught:", f"    return fallback({arguments})",
+            *(after or ())]
+    return made_function(label, parameters, body, {"fallback": fallback, "caught": caught, **(names or {})})
+
+
+def made_function(
+    label: str, parameters: Iterable[str], body: list[str], names: dict[str, Any]
+) -> Callable[..., Any]:
+    """``def <label>(<parameters>): <body>``, compiled with ``names`` as its
+    globals (named ``label``, its spaces ``_``, in tracebacks)."""
+    name = label.replace(" ", "_")
+    source = "\n".join([f"def {name}({', '.join(parameters)}):", *(f"    {line}" for line in body)])
+    exec(compile(source, f"<{label}>", "exec"), names)
+    return names[name]
 
 
 class Scoped(Generic[T]):
@@ -149,14 +151,10 @@ def node_maker(cls: type[N], *fields: str) -> Callable[..., N]:
         raise ValueError(f"{cls.__name__} has the fields {cls._fields}, not {fields} first")
     if sys.version_info < (3, 13):
         return cls
-    name = f"make_{cls.__name__}"
     lists = [field for _, mark, field in asdl_fields(cls) or () if mark == "*" and field not in fields]
-    source = "\n".join([f"def {name}({', '.join(fields)}):", "    node = new(cls)",
-                        *(f"    node.{field} = {field}" for field in fields),
-                        *(f"    node.{field} = []" for field in lists), "    return node"])
-    namespace: dict[str, Any] = {"new": cls.__new__, "cls": cls}
-    exec(compile(source, f"<{name}>", "exec"), namespace)
-    return namespace[name]
+    body = ["node = new(cls)", *(f"node.{field} = {field}" for field in fields),
+            *(f"node.{field} = []" for field in lists), "return node"]
+    return made_function(f"make_{cls.__name__}", fields, body, {"new": cls.__new__, "cls": cls})
 
 
 def _any_children(node: ast.AST) -> list[ast.AST]:

@@ -10,7 +10,7 @@ import __future__
 
 import functools
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeGuard, TypeVar
 
@@ -74,19 +74,20 @@ class Constant:
 
 
 K = TypeVar("K")
-N = TypeVar("N", bound=ast.AST)
+V = TypeVar("V")
 
 
-class SharedNodes(dict[K, N]):
-    """One node for each key, made by ``make(key)`` when first asked for."""
+class MadeOnce(dict[K, V]):
+    """One value for each key, made by ``make(key)`` when first asked for
+    (``made``: those made already)."""
 
-    def __init__(self, make: Callable[[K], N]) -> None:
-        super().__init__()
+    def __init__(self, make: Callable[[K], V], made: Mapping[K, V] | None = None) -> None:
+        super().__init__(made or {})
         self.make = make
 
-    def __missing__(self, key: K) -> N:
-        node = self[key] = self.make(key)
-        return node
+    def __missing__(self, key: K) -> V:
+        value = self[key] = self.make(key)
+        return value
 
 
 class Recorder(Protocol):
@@ -129,9 +130,9 @@ class Unit:
     #: of each name the rewrite binds (a helper, builtin, constant or flag),
     #: one for its stores, one for each flag's int: fewer nodes to make and
     #: free. In a tree each has a position of its own: None, a node each.
-    shared_reads: SharedNodes[str, ast.Name] | None = None
-    shared_stores: SharedNodes[str, ast.Name] | None = None
-    shared_numbers: SharedNodes[int, ast.Constant] | None = None
+    shared_reads: MadeOnce[str, ast.Name] | None = None
+    shared_stores: MadeOnce[str, ast.Name] | None = None
+    shared_numbers: MadeOnce[int, ast.Constant] | None = None
     #: the shared reads of the helpers, builtins and strings asked for, by
     #: their own names or values (none in a tree): what :meth:`helper`,
     #: :meth:`builtin` and :meth:`string` give
@@ -155,8 +156,8 @@ class Unit:
         unit = cls(NameAllocator(taken, prefix), frozenset(keep), semantics=semantics)
         unit.opening = opening_of(tree)
         if not is_placing():
-            unit.shared_reads, unit.shared_stores = SharedNodes(b.load), SharedNodes(b.store)
-            unit.shared_numbers = SharedNodes(ast.Constant)
+            unit.shared_reads, unit.shared_stores = MadeOnce(b.load), MadeOnce(b.store)
+            unit.shared_numbers = MadeOnce(ast.Constant)
         features = [alias.name for stmt in unit.opening if is_future(stmt) for alias in stmt.names]
         unit.future_annotations = "annotations" in features
         unit.future_flags = FUTURE_CODE_FLAGS & functools.reduce(
